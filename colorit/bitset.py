@@ -1,0 +1,87 @@
+"""Bitset primitives for kernels: a set of regions is a ``uint64`` array, bit ``r`` of word
+``r >> 6`` standing for region ``r``.
+
+Popcount and count-trailing-zeros map onto single CPU instructions through LLVM
+intrinsics, which is what makes walking a set's members cheap in the search loops.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
+
+from ._jit import kernel
+
+
+@intrinsic
+def popcount(typingctx, x):  # type: ignore[no-untyped-def]
+    """Number of set bits of a ``uint64``."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def ctz(typingctx, x):  # type: ignore[no-untyped-def]
+    """Index of the lowest set bit of a non-zero ``uint64``."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+def n_words(n_bits: int) -> int:
+    """Words needed for a set over ``n_bits`` elements (at least one)."""
+    return max(1, (n_bits + 63) // 64)
+
+
+@kernel
+def bs_add(bits, i):  # type: ignore[no-untyped-def]
+    bits[i >> 6] |= np.uint64(1) << np.uint64(i & 63)
+
+
+@kernel
+def bs_has(bits, i):  # type: ignore[no-untyped-def]
+    return (bits[i >> 6] >> np.uint64(i & 63)) & np.uint64(1) != np.uint64(0)
+
+
+@kernel
+def bs_count(bits):  # type: ignore[no-untyped-def]
+    n = 0
+    for w in range(bits.shape[0]):
+        n += popcount(bits[w])
+    return n
+
+
+@kernel
+def bs_members(bits, out):  # type: ignore[no-untyped-def]
+    """Write the members of ``bits`` into ``out`` in increasing order; return how many."""
+    n = 0
+    for w in range(bits.shape[0]):
+        x = bits[w]
+        while x != np.uint64(0):
+            out[n] = (w << 6) + np.int64(ctz(x))
+            n += 1
+            x &= x - np.uint64(1)
+    return n
+
+
+def to_bits(members: "np.ndarray | list[int]", n_bits: int) -> np.ndarray:
+    """A bitset over ``n_bits`` elements holding ``members`` (Python-side helper)."""
+    bits = np.zeros(n_words(n_bits), dtype=np.uint64)
+    for m in members:
+        bits[m >> 6] |= np.uint64(1) << np.uint64(m & 63)
+    return bits
+
+
+def from_bits(bits: np.ndarray) -> list[int]:
+    """The members of a bitset, increasing (Python-side helper)."""
+    out = np.empty(bits.shape[0] * 64, dtype=np.int64)
+    return out[: bs_members(bits, out)].tolist()

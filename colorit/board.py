@@ -1,0 +1,219 @@
+"""The board: a rectangular grid of colour ids, a start cell, and the rules of the game.
+
+Colour ids are kept exactly as the user gave them (any 64-bit integers). Inside, every
+colour is a small code (its rank among the board's ids), which is what the solvers use;
+the ``Board`` translates between the two. ``replay`` plays moves cell by cell,
+independently of the region graph the solvers use, so every answer is checked by code
+that shares nothing with the code that found it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._jit import kernel
+from .errors import BoardFormatError, SolutionError
+
+START_CORNER = (0, 0)
+
+
+@kernel
+def _replay_cells(codes, start_r, start_c, moves):  # type: ignore[no-untyped-def]
+    """Play ``moves`` (colour codes) on a copy of ``codes``; return it and the moves that
+    absorbed nothing. Only the flood's outer boundary is scanned per move."""
+    h, w = codes.shape
+    grid = codes.copy()
+    flooded = np.zeros((h, w), dtype=np.bool_)
+    queued = np.zeros((h, w), dtype=np.bool_)
+    stack = np.empty(h * w, dtype=np.int64)
+    boundary = np.empty(h * w, dtype=np.int64)
+    nb = 0
+    wasted = 0
+    # the initial flood: the start cell's same-coloured component
+    colour = grid[start_r, start_c]
+    sp = 0
+    stack[sp] = start_r * w + start_c
+    sp += 1
+    flooded[start_r, start_c] = True
+    for step in range(-1, moves.shape[0]):
+        if step >= 0:
+            colour = moves[step]
+            # absorb boundary cells of the new colour, keep the others
+            keep = 0
+            absorbed = 0
+            for k in range(nb):
+                cell = boundary[k]
+                r = cell // w
+                c = cell % w
+                if grid[r, c] == colour:
+                    flooded[r, c] = True
+                    queued[r, c] = False
+                    stack[sp] = cell
+                    sp += 1
+                    absorbed += 1
+                else:
+                    boundary[keep] = cell
+                    keep += 1
+            nb = keep
+            if absorbed == 0:
+                wasted += 1
+        while sp > 0:
+            sp -= 1
+            cell = stack[sp]
+            r = cell // w
+            c = cell % w
+            for d in range(4):
+                rr = r + (1 if d == 0 else (-1 if d == 1 else 0))
+                cc = c + (1 if d == 2 else (-1 if d == 3 else 0))
+                if rr < 0 or rr >= h or cc < 0 or cc >= w:
+                    continue
+                if flooded[rr, cc] or queued[rr, cc]:
+                    continue
+                if grid[rr, cc] == colour:
+                    flooded[rr, cc] = True
+                    stack[sp] = rr * w + cc
+                    sp += 1
+                else:
+                    queued[rr, cc] = True
+                    boundary[nb] = rr * w + cc
+                    nb += 1
+    for r in range(h):
+        for c in range(w):
+            if flooded[r, c]:
+                grid[r, c] = colour
+    return grid, wasted
+
+
+@dataclass(frozen=True, eq=False)
+class Board:
+    """A Color-It board.
+
+    ``cells`` holds the colour ids as given; ``codes`` the same grid as codes
+    ``0 .. n_colours - 1`` (the rank of each id in ``palette``).
+    """
+
+    cells: np.ndarray
+    start: tuple[int, int] = START_CORNER
+
+    def __post_init__(self) -> None:
+        cells = np.array(self.cells, dtype=np.int64, copy=True)
+        if cells.ndim != 2 or cells.shape[0] == 0 or cells.shape[1] == 0:
+            raise BoardFormatError(f"a board needs at least one row and one column, got shape {cells.shape}")
+        cells.setflags(write=False)
+        object.__setattr__(self, "cells", cells)
+        r, c = (int(v) for v in self.start)
+        if not (0 <= r < cells.shape[0] and 0 <= c < cells.shape[1]):
+            raise BoardFormatError(
+                f"start cell {r},{c} is outside the {cells.shape[0]}x{cells.shape[1]} board "
+                f"(rows 0..{cells.shape[0] - 1}, columns 0..{cells.shape[1] - 1})"
+            )
+        object.__setattr__(self, "start", (r, c))
+        palette, codes = np.unique(cells, return_inverse=True)
+        codes = codes.reshape(cells.shape).astype(np.int32)
+        palette.setflags(write=False)
+        codes.setflags(write=False)
+        object.__setattr__(self, "_palette", palette)
+        object.__setattr__(self, "_codes", codes)
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[Sequence[int]], start: tuple[int, int] = START_CORNER) -> Board:
+        """A board from rows of integers (all rows the same length)."""
+        grid = [list(row) for row in rows]
+        if not grid:
+            raise BoardFormatError("a board needs at least one row")
+        width = len(grid[0])
+        for i, row in enumerate(grid):
+            if len(row) != width:
+                raise BoardFormatError(f"row {i + 1} has {len(row)} values, expected {width}")
+        return cls(np.array(grid, dtype=np.int64), start)
+
+    def with_start(self, start: tuple[int, int]) -> Board:
+        return Board(self.cells, start)
+
+    @property
+    def palette(self) -> np.ndarray:
+        """The board's colour ids, increasing; a colour's code is its index here."""
+        return self._palette  # type: ignore[attr-defined,no-any-return]
+
+    @property
+    def codes(self) -> np.ndarray:
+        return self._codes  # type: ignore[attr-defined,no-any-return]
+
+    @property
+    def height(self) -> int:
+        return int(self.cells.shape[0])
+
+    @property
+    def width(self) -> int:
+        return int(self.cells.shape[1])
+
+    @property
+    def n_colours(self) -> int:
+        return int(self.palette.shape[0])
+
+    def code_of(self, colour_id: int) -> int:
+        """The code of a colour id; ``SolutionError`` if the board has no such colour."""
+        i = int(np.searchsorted(self.palette, colour_id))
+        if i >= self.palette.shape[0] or int(self.palette[i]) != int(colour_id):
+            raise SolutionError(f"colour {colour_id} does not occur on the board")
+        return i
+
+    def ids_of(self, codes: Iterable[int]) -> list[int]:
+        """Colour ids for a sequence of codes."""
+        return [int(self.palette[c]) for c in codes]
+
+    def replay(self, moves: Sequence[int]) -> np.ndarray:
+        """The grid of colour ids after playing ``moves`` (colour ids)."""
+        codes = np.array([self.code_of(m) for m in moves], dtype=np.int32)
+        grid, _ = _replay_cells(self.codes, self.start[0], self.start[1], codes)
+        return self.palette[grid]  # type: ignore[no-any-return]
+
+    def check(self, moves: Sequence[int]) -> None:
+        """Raise ``SolutionError`` unless ``moves`` (colour ids) leave one colour everywhere."""
+        for i, m in enumerate(moves):
+            if not isinstance(m, (int, np.integer)):
+                raise SolutionError(f"move {i + 1} is not a colour id: {m!r}")
+            try:
+                self.code_of(int(m))
+            except SolutionError:
+                raise SolutionError(f"move {i + 1}: colour {m} does not occur on the board") from None
+        final = self.replay(moves)
+        left = int(np.unique(final).shape[0])
+        if left != 1:
+            raise SolutionError(f"after {len(moves)} moves the board still has {left} colours")
+
+    def is_solved(self) -> bool:
+        return self.n_colours == 1
+
+    def __repr__(self) -> str:
+        rows = ", ".join("[" + ", ".join(str(v) for v in row) + "]" for row in self.cells.tolist())
+        start = "" if self.start == START_CORNER else f", start={self.start}"
+        return f"Board.from_rows([{rows}]{start})"
+
+    def __str__(self) -> str:
+        return "\n".join(",".join(str(v) for v in row) for row in self.cells.tolist())
+
+
+def parse_start(spec: str, height: int, width: int) -> tuple[int, int]:
+    """The start cell named by ``spec``: ``top-left`` (default), ``center``/``centre``
+    (``height // 2, width // 2``) or ``ROW,COL`` counted from 0."""
+    text = spec.strip().lower()
+    if text in ("", "top-left", "topleft", "corner"):
+        return START_CORNER
+    if text in ("center", "centre", "middle"):
+        return (height // 2, width // 2)
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise BoardFormatError(f"start {spec!r} is not ROW,COL, 'center' or 'top-left'")
+    try:
+        r, c = int(parts[0]), int(parts[1])
+    except ValueError:
+        raise BoardFormatError(f"start {spec!r} is not ROW,COL with whole numbers") from None
+    if not (0 <= r < height and 0 <= c < width):
+        raise BoardFormatError(
+            f"start {r},{c} is outside the {height}x{width} board (rows 0..{height - 1}, columns 0..{width - 1})"
+        )
+    return (r, c)

@@ -1,0 +1,76 @@
+"""Kernels for the game on the region graph, shared by every solver.
+
+A state is the flooded set ``F`` (a bitset of regions) and its frontier ``N`` (the regions
+outside ``F`` that border it). Playing colour ``c`` adds ``A_c = N & colour_mask[c]`` to
+``F``; the frontier then loses ``A_c`` and gains the unflooded neighbours of ``A_c``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import kernel
+from .bitset import ctz, popcount
+
+
+@kernel
+def frontier(flooded, adj_ptr, adj_idx, out):  # type: ignore[no-untyped-def]
+    """Write N(flooded) into ``out``."""
+    words = flooded.shape[0]
+    for w in range(words):
+        out[w] = 0
+    for w in range(words):
+        x = flooded[w]
+        while x != np.uint64(0):
+            r = (w << 6) + np.int64(ctz(x))
+            x &= x - np.uint64(1)
+            for k in range(adj_ptr[r], adj_ptr[r + 1]):
+                nb = adj_idx[k]
+                out[nb >> 6] |= np.uint64(1) << np.uint64(nb & 63)
+    for w in range(words):
+        out[w] &= ~flooded[w]
+
+
+@kernel
+def play(flooded, front, colour_mask, colour, adj_ptr, adj_idx):  # type: ignore[no-untyped-def]
+    """Play ``colour``: update ``flooded`` and ``front`` in place; return regions absorbed."""
+    words = flooded.shape[0]
+    absorbed = 0
+    for w in range(words):
+        a = front[w] & colour_mask[colour, w]
+        if a == np.uint64(0):
+            continue
+        flooded[w] |= a
+        front[w] &= ~a
+        absorbed += np.int64(popcount(a))
+        x = a
+        while x != np.uint64(0):
+            r = (w << 6) + np.int64(ctz(x))
+            x &= x - np.uint64(1)
+            for k in range(adj_ptr[r], adj_ptr[r + 1]):
+                nb = adj_idx[k]
+                front[nb >> 6] |= np.uint64(1) << np.uint64(nb & 63)
+    for w in range(words):
+        front[w] &= ~flooded[w]
+    return absorbed
+
+
+@kernel
+def absorbed_cells(front, region_colour, region_size, out):  # type: ignore[no-untyped-def]
+    """``out[c]`` = cells the move ``c`` would absorb now."""
+    for c in range(out.shape[0]):
+        out[c] = 0
+    for w in range(front.shape[0]):
+        x = front[w]
+        while x != np.uint64(0):
+            r = (w << 6) + np.int64(ctz(x))
+            x &= x - np.uint64(1)
+            out[region_colour[r]] += region_size[r]
+
+
+@kernel
+def count(bits):  # type: ignore[no-untyped-def]
+    n = 0
+    for w in range(bits.shape[0]):
+        n += np.int64(popcount(bits[w]))
+    return n

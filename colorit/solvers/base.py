@@ -1,0 +1,189 @@
+"""What every solver shares: the limits it runs under, the control that tells it when to
+stop, the result it returns, and the registry that finds a solver by name.
+
+Solvers are plain functions ``(graph, control) -> Outcome`` working in colour codes on the
+region graph. ``colorit.solve`` wraps them: it builds the graph once, translates codes
+back into the user's colour ids, and replays every answer on the cells before returning.
+Long searches run as kernel slices of bounded work, and the Python loop between slices
+checks the deadline and the stop flag that SIGINT/SIGTERM set, so an interrupted or
+timed-out search always returns the best answer it has.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..errors import ColoritError
+from ..graph import RegionGraph
+
+
+def default_memory_bytes() -> int:
+    """Half of the machine's RAM, the default cap for search tables."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        total = 8 << 30
+    return int(total // 2)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How long a solver may run (seconds, ``None`` for no limit) and how much memory its
+    search tables may take (bytes, ``None`` for half the machine's RAM)."""
+
+    time: float | None = None
+    memory: int | None = None
+
+    def memory_bytes(self) -> int:
+        return self.memory if self.memory is not None else default_memory_bytes()
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A solver's answer.
+
+    ``moves`` are colour ids as the board gives them. ``proven_optimal`` says no shorter
+    answer exists; ``lower_bound`` is the length no answer can beat (equal to
+    ``len(moves)`` when proven). ``states`` counts the search states explored.
+    """
+
+    moves: tuple[int, ...]
+    proven_optimal: bool
+    lower_bound: int
+    elapsed: float
+    states: int = 0
+    algo: str = ""
+    stopped: str = ""  #: why the search ended early: "time", "memory", "signal" or ""
+
+    def __len__(self) -> int:
+        return len(self.moves)
+
+    @property
+    def gap(self) -> float:
+        """How far the answer may be from optimal, as a fraction of the lower bound."""
+        if self.proven_optimal or self.lower_bound <= 0:
+            return 0.0
+        return (len(self.moves) - self.lower_bound) / self.lower_bound
+
+
+@dataclass
+class Outcome:
+    """A solver's raw result, in colour codes; ``colorit.solve`` turns it into a Solution."""
+
+    codes: list[int]
+    proven_optimal: bool
+    lower_bound: int
+    states: int = 0
+    stopped: str = ""
+
+
+class Control:
+    """Deadline, stop request and progress reporting shared by a running solver and its
+    caller. ``on_improve(codes, lower_bound)`` is called for each better answer found."""
+
+    def __init__(
+        self,
+        limits: Limits | None = None,
+        on_improve: Callable[[list[int], int], None] | None = None,
+        started: float | None = None,
+    ) -> None:
+        self.limits = limits or Limits()
+        self.started = time.monotonic() if started is None else started
+        self.deadline = float("inf") if self.limits.time is None else self.started + self.limits.time
+        self.stop_reason = ""
+        self._on_improve = on_improve
+        self.best_len = -1
+
+    def request_stop(self, reason: str = "signal") -> None:
+        """Ask the solver to stop at its next check and return what it has (signal-safe)."""
+        if not self.stop_reason:
+            self.stop_reason = reason
+
+    def should_stop(self) -> bool:
+        if self.stop_reason:
+            return True
+        if time.monotonic() >= self.deadline:
+            self.stop_reason = "time"
+            return True
+        return False
+
+    def remaining(self) -> float:
+        return self.deadline - time.monotonic()
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+    def improved(self, codes: list[int], lower_bound: int = 0) -> None:
+        """Report an answer; only strictly shorter ones reach the callback."""
+        if self.best_len < 0 or len(codes) < self.best_len:
+            self.best_len = len(codes)
+            if self._on_improve is not None:
+                self._on_improve(list(codes), lower_bound)
+
+    def sub(self, time_share: float | None = None) -> Control:
+        """A control for a sub-search that ends at ``time_share`` of the remaining time
+        (or at this deadline) and follows this control's stop requests."""
+        child = _SubControl(self)
+        if time_share is not None and self.deadline != float("inf"):
+            child.deadline = min(self.deadline, time.monotonic() + max(0.0, self.remaining()) * time_share)
+        return child
+
+
+class _SubControl(Control):
+    def __init__(self, parent: Control) -> None:
+        super().__init__(parent.limits, None, parent.started)
+        self.parent = parent
+        self.deadline = parent.deadline
+
+    def should_stop(self) -> bool:
+        if self.parent.stop_reason:
+            self.stop_reason = self.parent.stop_reason
+            return True
+        return super().should_stop()
+
+    def improved(self, codes: list[int], lower_bound: int = 0) -> None:
+        self.parent.improved(codes, lower_bound)
+
+
+SolverFn = Callable[[RegionGraph, Control], Outcome]
+
+
+@dataclass(frozen=True)
+class SolverSpec:
+    name: str
+    fn: SolverFn
+    summary: str
+    exact: bool = False  #: can prove optimality
+    aliases: tuple[str, ...] = field(default_factory=tuple)
+
+
+_REGISTRY: dict[str, SolverSpec] = {}
+_ALIASES: dict[str, str] = {}
+
+
+def register(name: str, summary: str, *, exact: bool = False, aliases: tuple[str, ...] = ()) -> Callable[[SolverFn], SolverFn]:
+    """Register a solver function under ``name`` (and ``aliases``)."""
+
+    def wrap(fn: SolverFn) -> SolverFn:
+        _REGISTRY[name] = SolverSpec(name, fn, summary, exact, aliases)
+        _ALIASES[name] = name
+        for a in aliases:
+            _ALIASES[a] = name
+        return fn
+
+    return wrap
+
+
+def get_solver(name: str) -> SolverSpec:
+    """The solver registered as ``name`` or one of its aliases."""
+    key = name.strip().lower()
+    if key not in _ALIASES:
+        raise ColoritError(f"unknown algorithm {name!r}; choose one of: {', '.join(solver_names())}")
+    return _REGISTRY[_ALIASES[key]]
+
+
+def solver_names() -> list[str]:
+    return list(_REGISTRY)
