@@ -152,12 +152,13 @@ def detect_format(path: StrPath, data: bytes | None = None) -> str:
     start = next(i for i, line in enumerate(lines) if line)
     width = len(first)
     shape = name_shape(p)
+    blank_between = any(not line for line in lines[start:])
     if shape is not None and shape[0] > 1:
+        # the name decides; a line that fits neither is reported as a bad line of boards
         if width == shape[0] * shape[0]:
             return "lines"
-        if width == shape[0]:
-            return "blocks"
-    if any(not line for line in lines[start:]):
+        return "blocks" if width == shape[0] or blank_between else "lines"
+    if blank_between:
         return "blocks"
     side = math.isqrt(width)
     # a single square block has as many lines as characters per line
@@ -170,6 +171,14 @@ def _colour_error(name: str, line_no: int, col: int, byte: int) -> BoardFormatEr
     ch = chr(byte)
     shown = repr(ch) if ch.isprintable() and byte < 128 else f"byte {byte:#04x}"
     return BoardFormatError(f"{name}:{line_no}:{col}: {shown} is not a colour (colours are 1-9 then a-z)")
+
+
+def _check_chars(name: str, line_no: int, line: bytes) -> None:
+    """Raise for the first character of ``line`` that is not a colour (used before a
+    length error, whose real cause is often a foreign character)."""
+    bad = np.flatnonzero(_LUT[np.frombuffer(line, dtype=np.uint8)] < 0)
+    if bad.size:
+        raise _colour_error(name, line_no, int(bad[0]) + 1, line[int(bad[0])])
 
 
 def _decode(name: str, rows: Sequence[bytes], row_line: Sequence[int], width: int) -> np.ndarray:
@@ -225,6 +234,7 @@ def _read_lines_format(
     width = len(lines[start])
     side = math.isqrt(width)
     if shape is not None and width != shape[0] * shape[0]:
+        _check_chars(name, start + 1, lines[start])
         raise BoardFormatError(
             f"{name}:{start + 1}: line has {width} characters, expected {shape[0] * shape[0]} "
             f"(one {shape[0]}x{shape[0]} board per line)"
@@ -234,6 +244,7 @@ def _read_lines_format(
     body = lines[start:] if limit is None else lines[start : start + limit]
     for i, line in enumerate(body):
         if len(line) != width:
+            _check_chars(name, start + i + 1, line)
             what = "blank line" if not line else f"line has {len(line)} characters"
             raise BoardFormatError(f"{name}:{start + i + 1}: {what}, expected {width} (one {side}x{side} board per line)")
     grids = _decode(name, body, range(start + 1, start + 1 + len(body)), width).reshape(-1, side, side)
@@ -266,6 +277,7 @@ def _read_blocks_format(
         width = len(rows[0])
         for k, row in enumerate(rows):
             if len(row) != width:
+                _check_chars(name, first + k, row)
                 raise BoardFormatError(f"{name}:{first + k}: row has {len(row)} characters, expected {width} like the board's first row")
         if shape is not None and (len(rows) != shape[0] or width != shape[0]):
             raise BoardFormatError(
