@@ -1,0 +1,180 @@
+"""Reading boards and answers from CSV, writing them back.
+
+A board file has one row of the board per line, integer colour ids separated by commas;
+an answer file has one colour id per line (the original project's format). Reading is
+plain Python, not pandas: a board is small, and importing pandas would cost more than the
+whole warm solve. Every problem with a file is a ``BoardFormatError`` or ``OutputError``
+whose one-line message names the file, line and column (the value's position in its row),
+so the CLI can print it without a traceback.
+
+Writing is atomic: the text goes to a temporary file in the same folder, which then
+replaces the target in one step, so a reader never sees half an answer and an existing
+file is never damaged by a failed run.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from .board import START_CORNER, Board, parse_start
+from .errors import BoardFormatError, OutputError
+
+StrPath = str | os.PathLike[str]
+
+INT64_MIN = -(2**63)
+INT64_MAX = 2**63 - 1
+
+# ASCII only: int() would also accept "1_000" and non-ASCII digits, which no CSV means.
+_INT = re.compile(r"[+-]?[0-9]+", re.ASCII)
+_ROW = re.compile(r"[ \t]*[+-]?[0-9]+[ \t]*(?:,[ \t]*[+-]?[0-9]+[ \t]*)*", re.ASCII)
+
+
+def _read_lines(path: StrPath, what: str) -> list[str]:
+    """The file's lines without line ends (LF, CRLF or CR) or a UTF-8 BOM, trailing
+    blank lines dropped; ``BoardFormatError`` if it cannot be read or holds nothing."""
+    name = os.fspath(path)
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise BoardFormatError(f"{name}: no such {what} file") from None
+    except IsADirectoryError:
+        raise BoardFormatError(f"{name}: is a directory, not a {what} file") from None
+    except PermissionError:
+        raise BoardFormatError(f"{name}: permission denied") from None
+    except OSError as e:
+        raise BoardFormatError(f"{name}: cannot read: {(e.strerror or str(e)).lower()}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise BoardFormatError(f"{name}:{line}: not utf-8 text (byte {data[e.start]:#04x})") from None
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return lines
+
+
+def _bad_value(name: str, line_no: int, values: list[str]) -> BoardFormatError:
+    """The error for the first value of a row that is not a signed 64-bit integer."""
+    for col, raw in enumerate(values, start=1):
+        value = raw.strip()
+        where = f"{name}:{line_no}:{col}"
+        if not value:
+            return BoardFormatError(f"{where}: empty value")
+        if not _INT.fullmatch(value):
+            return BoardFormatError(f"{where}: {value!r} is not an integer")
+        if not INT64_MIN <= int(value) <= INT64_MAX:
+            return BoardFormatError(f"{where}: {value} is beyond the signed 64-bit range")
+    return BoardFormatError(f"{name}:{line_no}: cannot read this row")  # pragma: no cover
+
+
+def parse_board_lines(lines: Sequence[str], name: str = "<board>") -> list[list[int]]:
+    """Rows of integers from board lines, checked to be a rectangle of 64-bit values."""
+    if not lines:
+        raise BoardFormatError(f"{name}: file is empty, expected rows of comma-separated integers")
+    rows: list[list[int]] = []
+    width = -1
+    for line_no, line in enumerate(lines, start=1):
+        if not line.strip():
+            where = "before" if line_no == 1 else "inside"
+            raise BoardFormatError(f"{name}:{line_no}: blank line {where} the board")
+        values = line.split(",")
+        if not _ROW.fullmatch(line):
+            raise _bad_value(name, line_no, values)
+        row = [int(v) for v in values]
+        if max(row) > INT64_MAX or min(row) < INT64_MIN:
+            raise _bad_value(name, line_no, values)
+        if width < 0:
+            width = len(row)
+        elif len(row) != width:
+            raise BoardFormatError(f"{name}:{line_no}: row has {len(row)} value{'s' if len(row) != 1 else ''}, expected {width}")
+        rows.append(row)
+    return rows
+
+
+def read_board_csv(path: StrPath, start: str | tuple[int, int] = START_CORNER) -> Board:
+    """The board in a CSV file (one row per line).
+
+    ``start`` is a start cell ``(row, col)`` or a spec for ``parse_start``
+    (``"top-left"``, ``"center"``, ``"ROW,COL"``).
+    """
+    name = os.fspath(path)
+    rows = parse_board_lines(_read_lines(path, "board"), name)
+    cells = np.array(rows, dtype=np.int64)
+    if isinstance(start, str):
+        start = parse_start(start, cells.shape[0], cells.shape[1])
+    return Board(cells, start)
+
+
+def read_moves_csv(path: StrPath) -> list[int]:
+    """The colour ids in an answer file, one per line (an empty file is no moves)."""
+    name = os.fspath(path)
+    moves: list[int] = []
+    for line_no, line in enumerate(_read_lines(path, "answer"), start=1):
+        value = line.strip()
+        if not value:
+            raise BoardFormatError(f"{name}:{line_no}: blank line inside the answer")
+        if "," in value:
+            raise BoardFormatError(f"{name}:{line_no}: expected one colour id per line, got {value!r}")
+        if not _INT.fullmatch(value):
+            raise BoardFormatError(f"{name}:{line_no}: {value!r} is not a colour id (an integer)")
+        move = int(value)
+        if not INT64_MIN <= move <= INT64_MAX:
+            raise BoardFormatError(f"{name}:{line_no}: {value} is beyond the signed 64-bit range")
+        moves.append(move)
+    return moves
+
+
+def check_output_path(path: StrPath) -> Path:
+    """Fail early, before any solving, if ``path`` cannot be an output file."""
+    target = Path(path)
+    folder = target.parent
+    name = os.fspath(path)
+    if target.is_dir():
+        raise OutputError(f"{name}: is a directory, expected an output file name")
+    if not folder.is_dir():
+        raise OutputError(f"{name}: folder {os.fspath(folder)!r} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OutputError(f"{name}: folder {os.fspath(folder)!r} is not writable")
+    return target
+
+
+def write_text_atomic(path: StrPath, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same folder and
+    ``os.replace``, so the target is either untouched or completely written."""
+    target = check_output_path(path)
+    name = os.fspath(path)
+    tmp = target.parent / f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+    try:
+        mode = target.stat().st_mode & 0o777 if target.exists() else 0o666
+        # os.open applies the umask to a new file, as a plain open() would
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+                f.write(text)
+                f.flush()
+                os.fsync(f.fileno())
+            if target.exists():
+                os.chmod(tmp, mode)
+            os.replace(tmp, target)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+    except OSError as e:
+        raise OutputError(f"{name}: cannot write: {(e.strerror or str(e)).lower()}") from None
+
+
+def write_moves_csv(path: StrPath, moves: Iterable[int]) -> None:
+    """Write an answer: one colour id per line; no moves gives an empty file."""
+    write_text_atomic(path, "".join(f"{int(m)}\n" for m in moves))
+
+
+def write_board_csv(path: StrPath, board: Board) -> None:
+    """Write a board: one row per line, ids separated by commas."""
+    write_text_atomic(path, str(board) + "\n")

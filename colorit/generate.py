@@ -1,0 +1,46 @@
+"""Random boards, reproducible from a seed, for demos, tests and benchmarks.
+
+Each cell's colour is drawn uniformly from ``0 .. colours - 1`` by numpy's default
+generator (PCG64), so a seed gives the same board on every machine and numpy version that
+keeps ``Generator.integers`` stable.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from .board import START_CORNER, Board
+from .errors import ColoritError
+
+#: The largest board ``random_board`` makes: beyond this the grid alone takes gigabytes.
+MAX_CELLS = 50_000_000
+
+
+def random_board(
+    width: int, height: int, colours: int, seed: int | None = None, start: tuple[int, int] = START_CORNER
+) -> Board:
+    """A ``height`` x ``width`` board of colours ``0 .. colours - 1``, the same for the same seed."""
+    for label, value in (("width", width), ("height", height), ("colours", colours)):
+        if int(value) < 1:
+            raise ColoritError(f"{label} must be at least 1, got {value}")
+    if seed is not None and int(seed) < 0:
+        raise ColoritError(f"seed must be 0 or more, got {seed}")
+    if width * height > MAX_CELLS:
+        raise ColoritError(f"a {width}x{height} board has more than {MAX_CELLS:,} cells")
+    rng = np.random.default_rng(seed)
+    cells = rng.integers(0, colours, size=(height, width), dtype=np.int64)
+    return Board(cells, start)
+
+
+def parse_size(spec: str) -> tuple[int, int]:
+    """``(width, height)`` from ``WxH`` (e.g. ``20x12``) or ``N`` for a square."""
+    m = re.fullmatch(r"\s*(\d+)\s*(?:[xX*]\s*(\d+)\s*)?", spec)
+    if not m:
+        raise ColoritError(f"size {spec!r} is not WIDTHxHEIGHT (e.g. 14x14) or a single number")
+    width = int(m.group(1))
+    height = int(m.group(2)) if m.group(2) is not None else width
+    if width < 1 or height < 1:
+        raise ColoritError(f"size {spec!r} needs a width and height of at least 1")
+    return width, height

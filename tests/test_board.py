@@ -1,0 +1,156 @@
+"""The board model: construction, colour codes, start cells and the cell-by-cell replay
+that checks every answer, against examples worked out by hand."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from colorit import Board, BoardFormatError, SolutionError
+from colorit.board import parse_start
+
+# Worked by hand from the top-left cell (colour 1):
+#   0 absorbs (1,0);  2 absorbs (0,1), (2,0), (2,1);
+#   0 absorbs the 0s: (0,2), (0,3), (1,3), (2,2), (3,0), (3,1), (3,2);  1 absorbs the rest.
+GRID = [[1, 2, 0, 0], [0, 1, 1, 0], [2, 2, 0, 1], [0, 0, 0, 1]]
+SOLUTION = [0, 2, 0, 1]
+
+
+def test_shape_palette_and_codes() -> None:
+    board = Board.from_rows([[10, -3], [7, 10]])
+    assert (board.height, board.width, board.n_colours) == (2, 2, 3)
+    assert board.palette.tolist() == [-3, 7, 10]
+    assert board.codes.tolist() == [[2, 0], [1, 2]]
+    assert board.code_of(7) == 1
+    assert board.ids_of([2, 0, 1]) == [10, -3, 7]
+
+
+def test_board_owns_an_immutable_copy() -> None:
+    cells = np.array(GRID)
+    board = Board(cells)
+    cells[0, 0] = 99
+    assert board.cells[0, 0] == 1
+    with pytest.raises(ValueError):
+        board.cells[0, 0] = 5
+
+
+def test_replay_by_hand() -> None:
+    board = Board.from_rows(GRID)
+    assert board.replay([0]).tolist() == [[0, 2, 0, 0], [0, 1, 1, 0], [2, 2, 0, 1], [0, 0, 0, 1]]
+    assert board.replay([0, 2]).tolist() == [[2, 2, 0, 0], [2, 1, 1, 0], [2, 2, 0, 1], [0, 0, 0, 1]]
+    assert board.replay([0, 2, 0]).tolist() == [[0, 0, 0, 0], [0, 1, 1, 0], [0, 0, 0, 1], [0, 0, 0, 1]]
+    assert board.replay(SOLUTION).tolist() == [[1] * 4] * 4
+
+
+def test_replay_leaves_the_board_alone() -> None:
+    board = Board.from_rows(GRID)
+    board.replay(SOLUTION)
+    assert board.cells.tolist() == GRID
+
+
+def test_check_accepts_the_hand_solution() -> None:
+    Board.from_rows(GRID).check(SOLUTION)
+
+
+def test_check_accepts_a_wasted_move() -> None:
+    # replaying the flood's own colour, or a colour not on its border, absorbs nothing
+    Board.from_rows(GRID).check([1, 0, 2, 0, 1])
+
+
+def test_check_rejects_an_unfinished_answer() -> None:
+    with pytest.raises(SolutionError, match="^after 3 moves the board still has 2 colours$"):
+        Board.from_rows(GRID).check([0, 2, 0])
+
+
+def test_check_rejects_a_colour_not_on_the_board() -> None:
+    with pytest.raises(SolutionError, match="^move 2: colour 9 does not occur on the board$"):
+        Board.from_rows(GRID).check([0, 9, 0, 1])
+
+
+def test_check_rejects_a_move_that_is_not_an_id() -> None:
+    with pytest.raises(SolutionError, match="move 1 is not a colour id"):
+        Board.from_rows(GRID).check(["0"])  # type: ignore[list-item]
+
+
+def test_one_colour_board_needs_no_moves() -> None:
+    board = Board.from_rows([[4, 4], [4, 4]])
+    assert board.is_solved()
+    board.check([])
+    assert not Board.from_rows(GRID).is_solved()
+    with pytest.raises(SolutionError):
+        Board.from_rows(GRID).check([])
+
+
+def test_replay_from_the_centre() -> None:
+    # from (1,1) (colour 5): 3 absorbs the cross, then 4 takes the corners
+    board = Board.from_rows([[4, 3, 4], [3, 5, 3], [4, 3, 4]], start=(1, 1))
+    assert board.replay([3]).tolist() == [[4, 3, 4], [3, 3, 3], [4, 3, 4]]
+    board.check([3, 4])
+    with pytest.raises(SolutionError):
+        board.with_start((0, 0)).check([3, 4])  # from a corner 3, 4 leaves 5 behind
+
+
+def test_with_start_keeps_the_cells() -> None:
+    board = Board.from_rows(GRID).with_start((2, 3))
+    assert board.start == (2, 3)
+    assert board.cells.tolist() == GRID
+
+
+def test_repr_pastes_back_and_str_is_csv() -> None:
+    board = Board.from_rows([[1, -2], [3, 4]], start=(1, 0))
+    again = eval(repr(board), {"Board": Board})  # noqa: S307
+    assert again.cells.tolist() == board.cells.tolist() and again.start == (1, 0)
+    assert str(board) == "1,-2\n3,4"
+
+
+@pytest.mark.parametrize(
+    ("rows", "message"),
+    [
+        ([], "a board needs at least one row"),
+        ([[1, 2], [3]], "row 2 has 1 values, expected 2"),
+        ([[]], "at least one row and one column"),
+    ],
+)
+def test_bad_rows(rows: list[list[int]], message: str) -> None:
+    with pytest.raises(BoardFormatError, match=message):
+        Board.from_rows(rows)
+
+
+def test_start_outside_the_board() -> None:
+    with pytest.raises(BoardFormatError, match=r"start cell 2,0 is outside the 2x2 board"):
+        Board.from_rows([[1, 2], [3, 4]], start=(2, 0))
+    with pytest.raises(BoardFormatError):
+        Board.from_rows([[1, 2], [3, 4]], start=(0, -1))
+
+
+@pytest.mark.parametrize(
+    ("spec", "expected"),
+    [
+        ("top-left", (0, 0)),
+        ("", (0, 0)),
+        ("corner", (0, 0)),
+        ("center", (2, 3)),
+        ("Centre", (2, 3)),
+        (" middle ", (2, 3)),
+        ("4,6", (4, 6)),
+        (" 1 , 2 ", (1, 2)),
+    ],
+)
+def test_parse_start(spec: str, expected: tuple[int, int]) -> None:
+    assert parse_start(spec, 5, 7) == expected
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("5,0", "outside the 5x7 board"),
+        ("0,7", "outside the 5x7 board"),
+        ("-1,0", "outside the 5x7 board"),
+        ("1", "is not ROW,COL"),
+        ("a,b", "whole numbers"),
+        ("bottom", "is not ROW,COL"),
+    ],
+)
+def test_parse_start_rejects(spec: str, message: str) -> None:
+    with pytest.raises(BoardFormatError, match=message):
+        parse_start(spec, 5, 7)
