@@ -28,6 +28,7 @@ import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -109,7 +110,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         epilog=(
             "exit status: 0 when every board was solved and none is longer than --expect "
             "says; 1 when a board is longer than known, shorter than a proven optimum (a "
-            "bug) or failed; 2 for bad arguments or input; 130 when interrupted."
+            "bug) or failed; 2 for bad arguments or input; 130 when interrupted (143 on SIGTERM)."
         ),
     )
     p.add_argument("files", nargs="+", metavar="FILE", help="benchmark files (boards are solved in file order)")
@@ -130,7 +131,12 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument(
         "--workers", type=_count(0), default=1, metavar="N", help="solver processes (default: 1, in this process; 0: one per core)"
     )
-    p.add_argument("--solutions", metavar="OUT", help="write each board's moves, one line per board in input order, as dataset characters")
+    p.add_argument(
+        "--solutions",
+        metavar="OUT",
+        help="write each board's moves, one line per board in input order, as dataset "
+        "characters (1-9, a-z; as comma-separated ids when a board has ids outside 1-35)",
+    )
     p.add_argument("--json", metavar="SUMMARY", help="write the summary as JSON")
     p.add_argument(
         "--expect",
@@ -227,32 +233,43 @@ def _solve_chunk(first: int, boards: list[Board]) -> tuple[int, list[BoardResult
 
 
 class _Interrupt:
-    """SIGINT handling in the parent: the first Ctrl-C asks for a clean stop, the
+    """SIGINT/SIGTERM handling in the parent: the first signal asks for a clean stop, a
     second one raises KeyboardInterrupt."""
 
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
     def __init__(self) -> None:
-        self.requested = False
+        self.signum = 0  #: the first stop signal received, 0 if none
         self.event: Any = None  # the workers' stop event
         self.control: Control | None = None  # the in-process search
-        self._previous: Any = None
+        self._previous: dict[int, Any] = {}
+
+    @property
+    def requested(self) -> bool:
+        return self.signum != 0
 
     def __enter__(self) -> _Interrupt:
         if threading.current_thread() is threading.main_thread():
-            self._previous = signal.signal(signal.SIGINT, self._handle)
+            for sig in self.SIGNALS:
+                self._previous[sig] = signal.signal(sig, self._handle)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self._previous is not None:
-            signal.signal(signal.SIGINT, self._previous)
+        for sig, previous in self._previous.items():
+            signal.signal(sig, previous)
 
     def _handle(self, signum: int, frame: object) -> None:
-        if self.requested:
+        if self.signum:
             raise KeyboardInterrupt
-        self.requested = True
+        self.signum = signum
         if self.event is not None:
             self.event.set()
         if self.control is not None:
             self.control.request_stop("signal")
+
+
+class WorkerDied(ColoritError):
+    """A worker process ended without answering (killed, or out of memory)."""
 
 
 class _Progress:
@@ -324,7 +341,15 @@ def solve_boards(
                 while pending:
                     done, pending = wait(pending, return_when=FIRST_COMPLETED)
                     for fut in done:
-                        first, chunk = fut.result()
+                        try:
+                            first, chunk = fut.result()
+                        except BrokenProcessPool:
+                            if stop.requested:  # killed along with us: keep what we have
+                                pending = set()
+                                break
+                            raise WorkerDied(
+                                "a worker process died without answering (out of memory? try a smaller --max-memory or fewer --workers)"
+                            ) from None
                         results[first : first + len(chunk)] = chunk
                         bar.add(chunk)
             except BaseException:
@@ -408,7 +433,9 @@ def peak_rss_mb() -> float:
 
 
 def summarize(results: Sequence[BoardResult | None], wall: float) -> dict[str, Any]:
-    """The summary keys (``SUMMARY_KEYS``) over the boards that have an answer."""
+    """The summary keys (``SUMMARY_KEYS``) over the boards that have an answer. ``wall``
+    is the whole command (reading, warm-up, solving) without interpreter start-up; the
+    per-board times are the solver's, graph building and replay included."""
     done = [r for r in results if r is not None and not r.error]
     ms = [r.elapsed * 1000 for r in done]
     return {
@@ -549,7 +576,7 @@ def _execute(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f"BUG: {bugs} answer{'s are' if bugs != 1 else ' is'} shorter than a proven optimum", file=err)
     if interrupted:
         print(f"interrupted: {summary['boards']} of {len(boards)} boards solved", file=err)
-        return EXIT_INTERRUPTED
+        return 128 + interrupt.signum if interrupt.signum else EXIT_INTERRUPTED
     failed = bugs or any(rep.longer or rep.errors for rep in reports)
     return EXIT_FAIL if failed else EXIT_OK
 
@@ -558,6 +585,9 @@ def run(args: argparse.Namespace) -> int:
     """Run ``colorit bench`` with parsed arguments; the exit status (see the epilog)."""
     try:
         return _execute(args, sys.stdout, sys.stderr)
+    except WorkerDied as e:
+        print(f"colorit bench: error: {e}", file=sys.stderr)
+        return EXIT_FAIL
     except ColoritError as e:
         print(f"colorit bench: error: {e}", file=sys.stderr)
         return EXIT_USAGE
