@@ -26,6 +26,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DATASETS = REPO.parent / "shared" / "datasets"
@@ -56,7 +57,7 @@ def bench_command() -> list[str]:
     return [sys.executable, "-m", "colorit.bench"]
 
 
-def run_one(boards: Path, lengths: Path, workers: int, args: argparse.Namespace, out: Path) -> dict[str, object]:
+def run_one(boards: Path, lengths: Path, workers: int, args: argparse.Namespace, out: Path) -> dict[str, Any]:
     """One ``colorit bench`` run; its summary plus the exit status."""
     tag = f"{boards.stem}-w{workers}"
     summary_path = out / f"{tag}.json"
@@ -81,27 +82,27 @@ def run_one(boards: Path, lengths: Path, workers: int, args: argparse.Namespace,
     with open(out / f"{tag}.log", "w", encoding="utf-8") as log:
         code = subprocess.call(cmd, stdout=log, env=env)
     wall = time.monotonic() - t0
-    doc: dict[str, object] = json.loads(summary_path.read_text()) if summary_path.is_file() else {}
-    known = sum(int(v) for v in lengths.read_text().split()[: int(doc.get("boards", 0) or 0)])  # type: ignore[call-overload]
+    doc: dict[str, Any] = json.loads(summary_path.read_text()) if summary_path.is_file() else {}
+    known = sum(int(v) for v in lengths.read_text().split()[: int(doc.get("boards", 0))])
     doc.update(set=boards.stem, workers=workers, exit=code, known_total=known, process_s=round(wall, 2), log=str(out / f"{tag}.log"))
     return doc
 
 
-def status(doc: dict[str, object]) -> str:
+def status(doc: dict[str, Any]) -> str:
     code = doc["exit"]
     if code == 0:
         return "ok"
     if code == 1:
         files = doc.get("files") or [{}]
-        f = files[0]  # type: ignore[index]
-        parts = [f"{f.get(k)} {label}" for k, label in (("longer", "longer"), ("shorter_than_proven", "BUG shorter")) if f.get(k)]  # type: ignore[union-attr]
+        f = files[0]
+        parts = [f"{f.get(k)} {label}" for k, label in (("longer", "longer"), ("shorter_than_proven", "BUG shorter")) if f.get(k)]
         if doc.get("errors"):
             parts.append(f"{doc['errors']} failed")
         return "FAIL: " + (", ".join(parts) or "see log")
     return f"exit {code} (see {doc['log']})"
 
 
-def table(rows: list[dict[str, object]]) -> str:
+def table(rows: list[dict[str, Any]]) -> str:
     head = ["set", "boards", "total", "known", "proven", "wall s", "process s", "peak MB", "workers", "status"]
     lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
     for d in rows:

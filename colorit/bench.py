@@ -26,7 +26,7 @@ import statistics
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -34,6 +34,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .board import Board
+from .csvio import check_output_path, write_text_atomic
+from .datasets import known_lengths_path, lengths_are_proven, read_board_set, read_lengths, solutions_text
 from .errors import ColoritError
 from .solvers import DEFAULT_ALGO, Control, Limits, get_solver, solve
 from .solvers.base import default_memory_bytes
@@ -84,7 +86,7 @@ def _positive_float(text: str) -> float:
     return value
 
 
-def _count(minimum: int) -> Any:
+def _count(minimum: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -153,6 +155,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="memory for search tables in all (e.g. 4G; shared among the workers; default: half the RAM)",
     )
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    assert isinstance(p, argparse.ArgumentParser)
     return p
 
 
@@ -279,7 +282,7 @@ class _Progress:
         self.moves = 0
         self.bar: Any = None
         if enabled and total > 0:
-            from tqdm import tqdm
+            from tqdm import tqdm  # type: ignore[import-untyped,unused-ignore]
 
             self.bar = tqdm(total=total, unit="board", file=sys.stderr, dynamic_ncols=True, smoothing=0.1)
 
@@ -384,8 +387,6 @@ class FileReport:
 
 def _load_expect(specs: list[str] | None, files: list[str]) -> list[tuple[str, list[int]] | None]:
     """The known lengths paired with each file (None where there are none)."""
-    from .datasets import known_lengths_path, read_lengths
-
     if not specs:
         return [None] * len(files)
     if len(specs) == 1 and specs[0] == "auto":
@@ -481,12 +482,14 @@ def _print_report(summary: dict[str, Any], reports: list[FileReport], results: S
         part = [r for r in results[rep.first : rep.first + rep.count] if r is not None and not r.error]
         moves = sum(len(r.moves) for r in part)
         if rep.known is not None:
-            known_total = sum(rep.known[k] for k, r in enumerate(results[rep.first : rep.first + rep.count]) if r is not None and not r.error)
-            known, diff = str(known_total), f"{moves - known_total:+d}"
+            mine = results[rep.first : rep.first + rep.count]
+            known_total = sum(rep.known[k] for k, r in enumerate(mine) if r is not None and not r.error)
+            known_cell, diff_cell = str(known_total), f"{moves - known_total:+d}"
         else:
-            known = diff = "-"
+            known_cell = diff_cell = "-"
         stopped = ", ".join(f"{n} {why}" for why, n in sorted(rep.stopped.items())) or "-"
-        rows.append([Path(rep.path).name, f"{len(part)}/{rep.count}", str(moves), str(sum(r.proven for r in part)), known, diff, stopped])
+        proven = str(sum(r.proven for r in part))
+        rows.append([Path(rep.path).name, f"{len(part)}/{rep.count}", str(moves), proven, known_cell, diff_cell, stopped])
     print(file=out)
     _table(rows, out)
     print(file=out)
@@ -497,9 +500,6 @@ def _print_report(summary: dict[str, Any], reports: list[FileReport], results: S
 
 
 def _execute(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .csvio import check_output_path, write_text_atomic
-    from .datasets import read_board_set, solutions_text
-
     t0 = time.monotonic()
     get_solver(args.algo)  # unknown names fail before any reading
     for target in (args.solutions, args.json):
@@ -515,8 +515,6 @@ def _execute(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             known_path, lengths = known
             if len(lengths) < len(bset):
                 raise ColoritError(f"{known_path}: has {len(lengths)} lengths but {f} has {len(bset)} boards")
-            from .datasets import lengths_are_proven
-
             rep.known, rep.known_path, rep.known_proven = lengths[: len(bset)], known_path, lengths_are_proven(known_path)
         boards.extend(bset.boards)
         reports.append(rep)
