@@ -207,3 +207,26 @@ def test_ctrl_c_stops_cleanly_with_a_summary(tmp_path: Path, workers: int, signu
     doc = json.loads(summary.read_text())
     assert doc["interrupted"] is True
     assert 0 <= doc["boards"] < 6
+
+
+def test_run_datasets_script_table(tmp_path: Path) -> None:
+    """The script finds the sets with an .opt file, runs each with 1 and 2 workers
+    through ``colorit bench --expect`` and tabulates them."""
+    sets = tmp_path / "sets"
+    sets.mkdir()
+    boards_file = make_set(sets, n=5)
+    write_lengths(boards_file.with_suffix(".opt"), greedy_lengths(boards_file))
+    make_set(sets, n=3, side=5)  # no lengths: not run
+    out = tmp_path / "out"
+    env = dict(os.environ, COLORIT_DATASETS=str(sets), PYTHONPATH=str(REPO))
+    cmd = [sys.executable, str(REPO / "benchmarks" / "run_datasets.py"), "--algo", "greedy", "--out", str(out), "-q"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    rows = [line for line in proc.stdout.splitlines() if line.startswith(f"| {boards_file.stem} ")]
+    assert len(rows) == 2
+    total = str(sum(greedy_lengths(boards_file)))
+    for row, workers in zip(rows, ("1", "2")):
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        assert cells[1:4] == ["5", total, total]
+        assert cells[8:] == [workers, "ok"]
+    assert (out / f"{boards_file.stem}-w2.json").is_file()
