@@ -316,9 +316,10 @@ def solve_boards(
     """Answers for ``boards`` in input order; None for boards skipped after a stop request."""
     results: list[BoardResult | None] = [None] * len(boards)
     stop = interrupt or _Interrupt()
-    bar = _Progress(len(boards), progress)
+    bar = _Progress(0, False)
     try:
         if workers <= 1 or len(boards) <= 1:
+            bar = _Progress(len(boards), progress)
             if boards:
                 warm_up(algo)
             for i, board in enumerate(boards):
@@ -340,6 +341,8 @@ def solve_boards(
             pending: set[Future[tuple[int, list[BoardResult | None]]]] = {
                 pool.submit(_solve_chunk, i, list(boards[i : i + size])) for i in range(0, len(boards), size)
             }
+            # after the workers are forked: the bar's monitor thread must not be forked with them
+            bar = _Progress(len(boards), progress)
             try:
                 while pending:
                     done, pending = wait(pending, return_when=FIRST_COMPLETED)
