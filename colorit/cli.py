@@ -42,7 +42,7 @@ DEFAULT_TIME_LIMIT = 120.0
 DEFAULT_COMPARE_TIME_LIMIT = 10.0
 BASELINE_ALGO = "linear"
 EXIT_OK, EXIT_INVALID, EXIT_ERROR = 0, 1, 2
-SIGNAL_EXIT = {signal.SIGINT: 130, signal.SIGTERM: 143}
+SIGNAL_EXIT: dict[int, int] = {int(signal.SIGINT): 130, int(signal.SIGTERM): 143}
 
 #: Environment variable ``bin/colorit`` sets (epoch seconds) when its first-run setup
 #: ran in this process before the CLI, so that setup does not eat the time limit.
@@ -129,7 +129,9 @@ def _time_limit(value: float, flag: str = "--time-limit") -> float:
 
 
 def _add_solve_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("input", metavar="IN.csv", help="the board: one row per line, integer colour ids separated by commas")
+    p.add_argument(
+        "input", metavar="IN.csv", help="the board: one row per line, integer colour ids separated by commas"
+    )
     p.add_argument("output", metavar="OUT.csv", help="where to write the answer: one colour id per line")
     p.add_argument(
         "--algo",
@@ -169,7 +171,9 @@ def build_parser(with_bench: bool = False) -> _Parser:
     """The argument parser; ``with_bench`` imports and lists the ``bench`` subcommand."""
     parser = _Parser(
         prog=PROG,
-        description="Solve Color-It (Flood-It) boards. 'colorit IN.csv OUT.csv' is short for 'colorit solve IN.csv OUT.csv'.",
+        description=(
+            "Solve Color-It (Flood-It) boards. 'colorit IN.csv OUT.csv' is short for 'colorit solve IN.csv OUT.csv'."
+        ),
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -261,7 +265,9 @@ class Stopper:
 
     def _handle(self, signum: int, frame: FrameType | None) -> None:
         if self.signum is not None:
-            os.write(2, f"{PROG}: error: {signal.Signals(signum).name} again: exiting without writing an answer\n".encode())
+            os.write(
+                2, f"{PROG}: error: {signal.Signals(signum).name} again: exiting without writing an answer\n".encode()
+            )
             os._exit(SIGNAL_EXIT.get(signum, 128 + signum))
         self.signum = signum
         if self.control is not None:
@@ -395,7 +401,8 @@ def cmd_solve(args: argparse.Namespace, log: Log, started: float) -> int:
         log.info(f"solving with {algo}, time limit {limit:g} s ({budget:.2f} s left for the search)")
 
         def improved(n_moves: int, lower_bound: int) -> None:
-            log.info(f"improved: {n_moves} moves after {since_start():.2f} s")
+            bound = f" (lower bound {lower_bound})" if lower_bound > 0 else ""
+            log.info(f"improved: {n_moves} moves after {since_start():.2f} s{bound}")
 
         solution = run_solver(
             board,
@@ -441,7 +448,7 @@ def cmd_check(args: argparse.Namespace, log: Log) -> int:
 
 def cmd_compare(args: argparse.Namespace, log: Log) -> int:
     """Run each algorithm on one board; print a table (or CSV) of their answers."""
-    import pandas as pd
+    import pandas as pd  # type: ignore[import-untyped,unused-ignore]
 
     from .csvio import read_board_csv
 
@@ -463,7 +470,9 @@ def cmd_compare(args: argparse.Namespace, log: Log) -> int:
         for algo in runs:
             if stopper.signum is not None:
                 break
-            sol = run_solver(board, algo, Limits(time=limit, memory=memory), stopper, hard_deadline=time.monotonic() + limit + 1.0)
+            sol = run_solver(
+                board, algo, Limits(time=limit, memory=memory), stopper, hard_deadline=time.monotonic() + limit + 1.0
+            )
             results[algo] = sol
             if algo in algos:
                 state = "proven optimal" if sol.proven_optimal else "best found"

@@ -93,7 +93,9 @@ def parse_board_lines(lines: Sequence[str], name: str = "<board>") -> list[list[
         if width < 0:
             width = len(row)
         elif len(row) != width:
-            raise BoardFormatError(f"{name}:{line_no}: row has {len(row)} value{'s' if len(row) != 1 else ''}, expected {width}")
+            raise BoardFormatError(
+                f"{name}:{line_no}: row has {len(row)} value{'s' if len(row) != 1 else ''}, expected {width}"
+            )
         rows.append(row)
     return rows
 

@@ -138,7 +138,9 @@ def solve_in_process(capsys: pytest.CaptureFixture[str], *args: object) -> tuple
 def test_solve_subcommand_and_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     board = board_file(tmp_path)
     out = tmp_path / "out.csv"
-    code, stdout, stderr = solve_in_process(capsys, "solve", board, out, "--algo", "linear", "--start", "center", "--quiet")
+    code, stdout, stderr = solve_in_process(
+        capsys, "solve", board, out, "--algo", "linear", "--start", "center", "--quiet"
+    )
     assert code == 0 and stdout == "" and stderr == ""
     check_answer(board, out, start="center")
     with pytest.raises(SolutionError):  # the centre's answer does not solve from the corner
@@ -230,7 +232,14 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.parametrize(
     ("spec", "size"),
-    [("512M", 512 << 20), ("2G", 2 << 30), ("1.5g", 3 << 29), ("2GiB", 2 << 30), ("64mb", 64 << 20), ("10000000", 10_000_000)],
+    [
+        ("512M", 512 << 20),
+        ("2G", 2 << 30),
+        ("1.5g", 3 << 29),
+        ("2GiB", 2 << 30),
+        ("64mb", 64 << 20),
+        ("10000000", 10_000_000),
+    ],
 )
 def test_parse_memory(spec: str, size: int) -> None:
     assert parse_memory(spec) == size
@@ -264,7 +273,9 @@ def test_check_valid_and_invalid_as_processes(tmp_path: Path) -> None:
         ("", 1, "invalid: after 0 moves the board still has 3 colours"),
     ],
 )
-def test_check_results(tmp_path: Path, capsys: pytest.CaptureFixture[str], answer: str, code: int, expected: str) -> None:
+def test_check_results(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], answer: str, code: int, expected: str
+) -> None:
     board, ans = board_file(tmp_path), board_file(tmp_path, answer, "answer.csv")
     got, stdout, stderr = solve_in_process(capsys, "check", board, ans)
     assert (got, stdout.strip(), stderr) == (code, expected, "")
@@ -288,7 +299,9 @@ def test_check_bad_answer_file(tmp_path: Path, capsys: pytest.CaptureFixture[str
 
 
 def test_compare_csv_as_a_process(tmp_path: Path) -> None:
-    proc = run("compare", ROOT / "demofiles" / "sample-long.csv", "--algos", "linear,greedy", "--csv", "--time-limit", "5")
+    proc = run(
+        "compare", ROOT / "demofiles" / "sample-long.csv", "--algos", "linear,greedy", "--csv", "--time-limit", "5"
+    )
     assert proc.returncode == 0, proc.stderr
     table = pd.read_csv(io.StringIO(proc.stdout))
     assert list(table.columns) == ["algorithm", "moves", "time_s", "proven", "saving_moves", "saving_pct"]
@@ -298,7 +311,9 @@ def test_compare_csv_as_a_process(tmp_path: Path) -> None:
     assert table.saving_pct.tolist()[1] == pytest.approx(round(100 * (linear - greedy) / linear, 1))
 
 
-def test_compare_table_without_linear_still_measures_against_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_compare_table_without_linear_still_measures_against_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     board = ROOT / "demofiles" / "sample.csv"
     code, stdout, _ = solve_in_process(capsys, "compare", board, "--algos", "greedy", "--time-limit", "5", "-q")
     assert code == 0
@@ -400,7 +415,9 @@ class Running:
         self.stdout_path = tmp_path / "stdout.txt"
         self.stderr_path = tmp_path / "stderr.txt"
         with open(self.stdout_path, "w") as out, open(self.stderr_path, "w") as err:
-            self.proc = subprocess.Popen([sys.executable, str(runner), *map(str, args)], stdout=out, stderr=err, env=env())
+            self.proc = subprocess.Popen(
+                [sys.executable, str(runner), *map(str, args)], stdout=out, stderr=err, env=env()
+            )
 
     def wait_for(self, text: str, timeout: float = 30) -> None:
         end = time.monotonic() + timeout

@@ -257,7 +257,9 @@ int64 = st.integers(min_value=INT64_MIN, max_value=INT64_MAX)
     st.sampled_from(["\n", "\r\n"]),
     st.booleans(),
 )
-def test_written_grids_parse_back_to_the_same_board(tmp_path_factory: pytest.TempPathFactory, rows: list[list[int]], eol: str, spaces: bool) -> None:
+def test_written_grids_parse_back_to_the_same_board(
+    tmp_path_factory: pytest.TempPathFactory, rows: list[list[int]], eol: str, spaces: bool
+) -> None:
     sep = " , " if spaces else ","
     text = eol.join(sep.join(str(v) for v in row) for row in rows) + eol
     path = tmp_path_factory.mktemp("prop") / "board.csv"

@@ -54,7 +54,9 @@ def test_bad_arguments(args: tuple[int, int, int, int], message: str) -> None:
         random_board(*args)
 
 
-@pytest.mark.parametrize(("spec", "expected"), [("14x14", (14, 14)), ("20x12", (20, 12)), ("7", (7, 7)), (" 3 X 4 ", (3, 4))])
+@pytest.mark.parametrize(
+    ("spec", "expected"), [("14x14", (14, 14)), ("20x12", (20, 12)), ("7", (7, 7)), (" 3 X 4 ", (3, 4))]
+)
 def test_parse_size(spec: str, expected: tuple[int, int]) -> None:
     assert parse_size(spec) == expected
 
