@@ -146,3 +146,56 @@ def lower_bound(graph: RegionGraph, flooded: np.ndarray | None = None) -> int:
     return int(
         elimination_bound(bits, front, graph.colour_mask, graph.region_colour, graph.adj_ptr, graph.adj_idx, *scratch.args())
     )
+
+
+@kernel
+def elimination_bound_bits(flooded, front, colour_mask, adj_bits, expanded, layer, take):  # type: ignore[no-untyped-def]
+    """``elimination_bound`` on bitset adjacency rows (``adj_bits[r]`` = neighbours of r):
+    the same value, word-parallel, for graphs small enough to keep R x R bits."""
+    words = flooded.shape[0]
+    n_col = colour_mask.shape[0]
+    for w in range(words):
+        expanded[w] = flooded[w]
+        layer[w] = front[w]
+    h = 0
+    while True:
+        n_elim = 0
+        left = False
+        for w in range(words):
+            take[w] = 0
+        for c in range(n_col):
+            present = False
+            inside = True
+            for w in range(words):
+                rem = colour_mask[c, w] & ~expanded[w]
+                if rem != np.uint64(0):
+                    present = True
+                    if rem & ~layer[w]:
+                        inside = False
+                        break
+            if present:
+                left = True
+                if inside:
+                    n_elim += 1
+                    for w in range(words):
+                        take[w] |= colour_mask[c, w] & ~expanded[w]
+        if not left:
+            return h
+        if n_elim > 0:
+            h += n_elim
+        else:
+            h += 1
+            for w in range(words):
+                take[w] = layer[w]
+        for w in range(words):
+            expanded[w] |= take[w]
+            layer[w] &= ~take[w]
+        for w in range(words):
+            x = take[w]
+            while x != np.uint64(0):
+                r = (w << 6) + np.int64(ctz(x))
+                x &= x - np.uint64(1)
+                for v in range(words):
+                    layer[v] |= adj_bits[r, v]
+        for w in range(words):
+            layer[w] &= ~expanded[w]

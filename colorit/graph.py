@@ -123,3 +123,20 @@ class RegionGraph:
 
     def __repr__(self) -> str:
         return f"<RegionGraph {self.n_regions} regions, {self.n_colours} colours, start region {self.start_region}>"
+
+
+@kernel
+def _adjacency_bits(adj_ptr, adj_idx, words):  # type: ignore[no-untyped-def]
+    n = adj_ptr.shape[0] - 1
+    bits = np.zeros((n, words), dtype=np.uint64)
+    for r in range(n):
+        for k in range(adj_ptr[r], adj_ptr[r + 1]):
+            nb = adj_idx[k]
+            bits[r, nb >> 6] |= np.uint64(1) << np.uint64(nb & 63)
+    return bits
+
+
+def adjacency_bits(graph: RegionGraph) -> np.ndarray:
+    """Adjacency as bitset rows, (R, words) uint64: R*R bits, for the exact searches on
+    graphs small enough to afford it."""
+    return _adjacency_bits(graph.adj_ptr, graph.adj_idx, graph.n_words)  # type: ignore[no-any-return]

@@ -1,11 +1,388 @@
-"""TEMPORARY placeholder while the real astar solver is written: answers with greedy."""
+"""``astar``: the exact engine. Best-first search on the region graph that proves its
+answer optimal.
+
+States are flooded sets stored once, as bitset rows of one ``pool`` array, with parent
+links and moves for the answer. The open list is a bucket queue indexed by ``(f, g)``:
+lowest ``f = g + bound`` first, ties to the deepest node, last in first out within a
+bucket. The search keeps an incumbent answer (the quick first answer, then every goal it
+generates): nodes that cannot beat it are never stored, and when no open node can, the
+incumbent is proven optimal. Moves are pruned as in ``dfs``: an eliminating colour is
+played alone, moves that absorb nothing are skipped, and of two moves whose order does not
+matter only one order is kept. A hash table of seen states keeps the fewest moves that
+reached each; a state reached again with fewer moves replaces the old node.
+
+The kernel runs in slices and returns when it needs bigger arrays; Python grows them
+within the memory cap, or stops with the best answer and the lower bound it has.
+"""
+
 from __future__ import annotations
-from ..graph import RegionGraph
+
+import os
+import sys
+
+import numpy as np
+
+from .._jit import kernel
+from ..bitset import ctz, popcount
+from ..bound import BoundScratch, elimination_bound, elimination_bound_bits
+from ..flood import frontier
+from ..graph import RegionGraph, adjacency_bits
 from .base import Control, Outcome, register
 from .greedy import greedy_moves
 
-@register("astar", "placeholder")
+EXHAUSTED, SLICE_DONE, NEED_NODES, NEED_TABLE, IMPROVED = 0, 1, 2, 3, 4
+N_NODES, CUR_F, UB, GOAL, EXPANDED, GENERATED, TABLE_USED = range(7)
+DEAD = np.uint8(1)
+SLICE_EXPANSIONS = 20_000
+FIRST_CAPACITY = 1 << 14
+_DEBUG = bool(os.environ.get("COLORIT_DEBUG"))
+
+
+@kernel
+def _hash_bits(bits):  # type: ignore[no-untyped-def]
+    h = np.uint64(0x9E3779B97F4A7C15)
+    for w in range(bits.shape[0]):
+        h ^= bits[w]
+        h *= np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(31)
+    return h
+
+
+@kernel
+def _table_find(table, pool, node_hash, bits, h):  # type: ignore[no-untyped-def]
+    """The node holding ``bits``, or ``-1 - slot`` with the empty slot to insert it at."""
+    mask = table.shape[0] - 1
+    i = np.int64(h & np.uint64(mask))
+    words = bits.shape[0]
+    while True:
+        j = table[i]
+        if j < 0:
+            return -1 - i
+        if node_hash[j] == h:
+            same = True
+            for w in range(words):
+                if pool[j, w] != bits[w]:
+                    same = False
+                    break
+            if same:
+                return j
+        i = (i + 1) & mask
+
+
+@kernel
+def _table_repoint(table, node_hash, old, new):  # type: ignore[no-untyped-def]
+    mask = table.shape[0] - 1
+    i = np.int64(node_hash[old] & np.uint64(mask))
+    while table[i] != old:
+        i = (i + 1) & mask
+    table[i] = new
+
+
+@kernel
+def _table_rebuild(table, node_hash, node_flag, n_nodes):  # type: ignore[no-untyped-def]
+    table[:] = -1
+    mask = table.shape[0] - 1
+    used = 0
+    for j in range(n_nodes):
+        if node_flag[j] & DEAD:
+            continue
+        i = np.int64(node_hash[j] & np.uint64(mask))
+        while table[i] >= 0:
+            i = (i + 1) & mask
+        table[i] = j
+        used += 1
+    return used
+
+
+@kernel
+def _astar_run(  # type: ignore[no-untyped-def]
+    colour_mask, region_colour, adj_bits,
+    pool, node_g, node_parent, node_move, node_next, node_hash, node_flag,
+    table, heads, hi, ctr, budget,
+    flooded, front, front_p, child, child_front, absorbs, expanded, layer, take,
+):
+    n_regions = region_colour.shape[0]
+    words = pool.shape[1]
+    n_col = colour_mask.shape[0]
+    while True:
+        # the open node with the lowest f, deepest first
+        ub = ctr[UB]
+        f = ctr[CUR_F]
+        g = -1
+        while f < ub:
+            g = hi[f]
+            while g >= 0 and heads[f, g] < 0:
+                g -= 1
+            hi[f] = g
+            if g >= 0:
+                break
+            f += 1
+        ctr[CUR_F] = f
+        if f >= ub:
+            return EXHAUSTED
+        if budget <= 0:
+            return SLICE_DONE
+        if ctr[N_NODES] + n_col + 1 > pool.shape[0]:
+            return NEED_NODES
+        if (ctr[TABLE_USED] + n_col + 1) * 2 > table.shape[0]:
+            return NEED_TABLE
+        node = heads[f, g]
+        heads[f, g] = node_next[node]
+        if node_flag[node] & DEAD:
+            continue
+        budget -= 1
+        ctr[EXPANDED] += 1
+
+        # the node's frontier, and (for order-free pairs) the part of it its parent had
+        parent = node_parent[node]
+        p = node_move[node]
+        for w in range(words):
+            flooded[w] = pool[node, w]
+            front[w] = 0
+            front_p[w] = 0
+        pairs = False
+        if parent >= 0:
+            for w in range(words):
+                if (colour_mask[p, w] & ~flooded[w]) != np.uint64(0):
+                    pairs = True
+                    break
+        # rows of the parent's regions first, then of the regions the last move took
+        if parent >= 0:
+            for w in range(words):
+                x = pool[parent, w]
+                while x != np.uint64(0):
+                    r = (w << 6) + np.int64(ctz(x))
+                    x &= x - np.uint64(1)
+                    for v in range(words):
+                        front_p[v] |= adj_bits[r, v]
+            for w in range(words):
+                front[w] = front_p[w]
+                front_p[w] &= ~flooded[w]
+            for w in range(words):
+                x = flooded[w] & ~pool[parent, w]
+                while x != np.uint64(0):
+                    r = (w << 6) + np.int64(ctz(x))
+                    x &= x - np.uint64(1)
+                    for v in range(words):
+                        front[v] |= adj_bits[r, v]
+        else:
+            for w in range(words):
+                x = flooded[w]
+                while x != np.uint64(0):
+                    r = (w << 6) + np.int64(ctz(x))
+                    x &= x - np.uint64(1)
+                    for v in range(words):
+                        front[v] |= adj_bits[r, v]
+        for w in range(words):
+            front[w] &= ~flooded[w]
+        forced = -1
+        for c in range(n_col):
+            any_a = False
+            complete = True
+            for w in range(words):
+                a = front[w] & colour_mask[c, w]
+                if a != np.uint64(0):
+                    any_a = True
+                if (colour_mask[c, w] & ~flooded[w]) != a:
+                    complete = False
+            absorbs[c] = any_a
+            if any_a and complete and forced < 0:
+                forced = c
+
+        improved = False
+        g2 = g + 1
+        for c in range(n_col):
+            if not absorbs[c]:
+                continue
+            if forced >= 0:
+                if c != forced:
+                    continue
+            elif pairs and c < p:
+                fresh = False
+                for w in range(words):
+                    if (front[w] & colour_mask[c, w] & ~front_p[w]) != np.uint64(0):
+                        fresh = True
+                        break
+                if not fresh:
+                    continue
+            size = 0
+            for w in range(words):
+                a = front[w] & colour_mask[c, w]
+                child[w] = flooded[w] | a
+                child_front[w] = front[w] & ~a
+                size += np.int64(popcount(child[w]))
+            ctr[GENERATED] += 1
+            if size == n_regions:
+                if g2 < ctr[UB]:
+                    n = ctr[N_NODES]
+                    ctr[N_NODES] = n + 1
+                    for w in range(words):
+                        pool[n, w] = child[w]
+                    node_g[n] = g2
+                    node_parent[n] = node
+                    node_move[n] = c
+                    node_hash[n] = 0
+                    node_flag[n] = DEAD
+                    ctr[UB] = g2
+                    ctr[GOAL] = n
+                    improved = True
+                continue
+            if g2 + 1 >= ctr[UB]:
+                continue
+            h = _hash_bits(child)
+            found = _table_find(table, pool, node_hash, child, h)
+            if found >= 0 and node_g[found] <= g2:
+                continue
+            for w in range(words):
+                a = front[w] & colour_mask[c, w]
+                while a != np.uint64(0):
+                    r = (w << 6) + np.int64(ctz(a))
+                    a &= a - np.uint64(1)
+                    for v in range(words):
+                        child_front[v] |= adj_bits[r, v]
+            for w in range(words):
+                child_front[w] &= ~child[w]
+            f2 = g2 + elimination_bound_bits(child, child_front, colour_mask, adj_bits, expanded, layer, take)
+            if f2 >= ctr[UB]:
+                continue
+            n = ctr[N_NODES]
+            ctr[N_NODES] = n + 1
+            for w in range(words):
+                pool[n, w] = child[w]
+            node_g[n] = g2
+            node_parent[n] = node
+            node_move[n] = c
+            node_hash[n] = h
+            node_flag[n] = 0
+            if found >= 0:
+                node_flag[found] |= DEAD
+                _table_repoint(table, node_hash, found, n)
+            else:
+                table[-1 - found] = n
+                ctr[TABLE_USED] += 1
+            node_next[n] = heads[f2, g2]
+            heads[f2, g2] = n
+            if g2 > hi[f2]:
+                hi[f2] = g2
+            if f2 < ctr[CUR_F]:
+                ctr[CUR_F] = f2
+        if improved:
+            return IMPROVED
+
+
+class _Arrays:
+    """The search's node store, table and buckets, grown by doubling."""
+
+    def __init__(self, words: int, ub: int, capacity: int) -> None:
+        self.pool = np.zeros((capacity, words), dtype=np.uint64)
+        self.node_g = np.zeros(capacity, dtype=np.int16 if ub < 32000 else np.int32)
+        self.node_parent = np.zeros(capacity, dtype=np.int32)
+        self.node_move = np.zeros(capacity, dtype=np.int32)
+        self.node_next = np.zeros(capacity, dtype=np.int32)
+        self.node_hash = np.zeros(capacity, dtype=np.uint64)
+        self.node_flag = np.zeros(capacity, dtype=np.uint8)
+        self.table = np.full(capacity * 2, -1, dtype=np.int32)
+        self.heads = np.full((ub + 1, ub + 1), -1, dtype=np.int32)
+        self.hi = np.full(ub + 1, -1, dtype=np.int64)
+
+    NODE_FIELDS = ("pool", "node_g", "node_parent", "node_move", "node_next", "node_hash", "node_flag")
+
+    @property
+    def capacity(self) -> int:
+        return int(self.pool.shape[0])
+
+    def nbytes(self) -> int:
+        return sum(getattr(self, k).nbytes for k in self.NODE_FIELDS) + self.table.nbytes + self.heads.nbytes
+
+    def bytes_per_node(self) -> int:
+        return sum(getattr(self, k).itemsize * (self.pool.shape[1] if k == "pool" else 1) for k in self.NODE_FIELDS)
+
+    def grow_nodes(self, n_used: int) -> None:
+        new_cap = self.capacity * 2
+        for k in self.NODE_FIELDS:
+            old = getattr(self, k)
+            new = np.empty((new_cap,) + old.shape[1:], dtype=old.dtype)
+            new[:n_used] = old[:n_used]
+            setattr(self, k, new)
+
+    def grow_table(self, n_used: int) -> int:
+        self.table = np.empty(self.table.shape[0] * 2, dtype=np.int32)
+        return int(_table_rebuild(self.table, self.node_hash, self.node_flag, n_used))
+
+    def kernel_args(self) -> tuple[np.ndarray, ...]:
+        return (self.pool, self.node_g, self.node_parent, self.node_move, self.node_next, self.node_hash,
+                self.node_flag, self.table, self.heads, self.hi)
+
+    def path_to(self, node: int) -> list[int]:
+        moves = []
+        while self.node_parent[node] >= 0:
+            moves.append(int(self.node_move[node]))
+            node = int(self.node_parent[node])
+        return moves[::-1]
+
+
+def search(graph: RegionGraph, control: Control, incumbent: list[int]) -> Outcome:
+    """A* from the start position, proving ``incumbent`` optimal or finding better."""
+    best = list(incumbent)
+    words, n_col = graph.n_words, graph.n_colours
+    scratch = BoundScratch.for_graph(graph)
+    root = graph.initial_state()
+    root_front = np.zeros_like(root)
+    frontier(root, graph.adj_ptr, graph.adj_idx, root_front)
+    root_bound = int(elimination_bound(root, root_front, graph.colour_mask, graph.region_colour,
+                                       graph.adj_ptr, graph.adj_idx, *scratch.args()))
+    if graph.n_regions == 1 or root_bound >= len(best):
+        return Outcome(best, True, len(best), 1)
+    ub = len(best)
+    cap_bytes = control.limits.memory_bytes()
+    ar = _Arrays(words, ub, FIRST_CAPACITY)
+    ar.pool[0] = root
+    ar.node_g[0] = 0
+    ar.node_parent[0] = -1
+    ar.node_move[0] = -1
+    ar.node_hash[0] = _hash_bits(root)
+    ar.node_flag[0] = 0
+    ar.node_next[0] = -1
+    ar.table[int(ar.node_hash[0]) & (ar.table.shape[0] - 1)] = 0
+    ar.heads[root_bound, 0] = 0
+    ar.hi[root_bound] = 0
+    ctr = np.array([1, root_bound, ub, -1, 0, 0, 1], dtype=np.int64)
+    adj_bits = adjacency_bits(graph)
+    w5 = [np.zeros(words, np.uint64) for _ in range(5)]
+    w3 = [np.zeros(words, np.uint64) for _ in range(3)]
+    work = (*w5, np.zeros(n_col, np.bool_), *w3)
+    stopped = ""
+    while True:
+        if control.should_stop():
+            stopped = control.stop_reason
+            break
+        status = _astar_run(graph.colour_mask, graph.region_colour, adj_bits,
+                            *ar.kernel_args(), ctr, SLICE_EXPANSIONS, *work)
+        if status == EXHAUSTED:
+            break
+        if status == IMPROVED:
+            best = ar.path_to(int(ctr[GOAL]))
+            control.improved(best, int(ctr[CUR_F]))
+        elif status == NEED_NODES:
+            if ar.nbytes() + ar.capacity * (ar.bytes_per_node() + 8) > cap_bytes:
+                stopped = "memory"
+                break
+            ar.grow_nodes(int(ctr[N_NODES]))
+        elif status == NEED_TABLE:
+            if ar.nbytes() + ar.table.nbytes * 2 > cap_bytes:
+                stopped = "memory"
+                break
+            ctr[TABLE_USED] = ar.grow_table(int(ctr[N_NODES]))
+    states = int(ctr[EXPANDED])
+    if _DEBUG:
+        print("astar ctr", ctr.tolist(), "ub0", ub, "root", root_bound, file=sys.stderr)
+    if stopped:
+        return Outcome(best, False, min(int(ctr[CUR_F]), len(best)), states, stopped)
+    return Outcome(best, True, len(best), states)
+
+
+@register("astar", "exact A* on the region graph with the colour-elimination bound", exact=True, aliases=("a*", "exact"))
 def solve_astar(graph: RegionGraph, control: Control) -> Outcome:
-    codes = greedy_moves(graph)
-    control.improved(codes)
-    return Outcome(codes, proven_optimal=False, lower_bound=0)
+    incumbent = greedy_moves(graph)
+    control.improved(incumbent)
+    return search(graph, control, incumbent)
