@@ -28,10 +28,10 @@ from ..bound import BoundScratch, elimination_bound, elimination_bound_bits
 from ..flood import frontier
 from ..graph import RegionGraph, adjacency_bits
 from .base import Control, Outcome, register
-from .greedy import greedy_moves
+from .lookahead import lookahead_moves
 
 EXHAUSTED, SLICE_DONE, NEED_NODES, NEED_TABLE, IMPROVED = 0, 1, 2, 3, 4
-N_NODES, CUR_F, UB, GOAL, EXPANDED, GENERATED, TABLE_USED = range(7)
+N_NODES, CUR_F, UB, GOAL, EXPANDED, GENERATED, TABLE_USED, BOUNDS = range(8)
 DEAD = np.uint8(1)
 SLICE_EXPANSIONS = 20_000
 FIRST_CAPACITY = 1 << 14
@@ -194,16 +194,17 @@ def _astar_run(  # type: ignore[no-untyped-def]
         for c in range(n_col):
             if not absorbs[c]:
                 continue
+            fresh = True
             if forced >= 0:
                 if c != forced:
                     continue
-            elif pairs and c < p:
+            elif pairs:
                 fresh = False
                 for w in range(words):
                     if (front[w] & colour_mask[c, w] & ~front_p[w]) != np.uint64(0):
                         fresh = True
                         break
-                if not fresh:
+                if not fresh and c < p:
                     continue
             size = 0
             for w in range(words):
@@ -240,8 +241,26 @@ def _astar_run(  # type: ignore[no-untyped-def]
                     a &= a - np.uint64(1)
                     for v in range(words):
                         child_front[v] |= adj_bits[r, v]
+            useful = forced >= 0
             for w in range(words):
                 child_front[w] &= ~child[w]
+                if child_front[w] & ~front[w]:
+                    useful = True
+            # a move that neither completes its colour nor widens the frontier can be
+            # dropped: the colour's later play absorbs the same regions
+            if not useful:
+                continue
+            if not fresh:
+                # (p, c) with no c-region new since p: (c, p) reaches a superset when a
+                # c-region it takes borders a p-region still outside
+                swap_better = False
+                for w in range(words):
+                    if child_front[w] & colour_mask[p, w]:
+                        swap_better = True
+                        break
+                if swap_better:
+                    continue
+            ctr[BOUNDS] += 1
             f2 = g2 + elimination_bound_bits(child, child_front, colour_mask, adj_bits, expanded, layer, take)
             if f2 >= ctr[UB]:
                 continue
@@ -346,7 +365,7 @@ def search(graph: RegionGraph, control: Control, incumbent: list[int]) -> Outcom
     ar.table[int(ar.node_hash[0]) & (ar.table.shape[0] - 1)] = 0
     ar.heads[root_bound, 0] = 0
     ar.hi[root_bound] = 0
-    ctr = np.array([1, root_bound, ub, -1, 0, 0, 1], dtype=np.int64)
+    ctr = np.array([1, root_bound, ub, -1, 0, 0, 1, 0], dtype=np.int64)
     adj_bits = adjacency_bits(graph)
     w5 = [np.zeros(words, np.uint64) for _ in range(5)]
     w3 = [np.zeros(words, np.uint64) for _ in range(3)]
@@ -383,6 +402,6 @@ def search(graph: RegionGraph, control: Control, incumbent: list[int]) -> Outcom
 
 @register("astar", "exact A* on the region graph with the colour-elimination bound", exact=True, aliases=("a*", "exact"))
 def solve_astar(graph: RegionGraph, control: Control) -> Outcome:
-    incumbent = greedy_moves(graph)
+    incumbent = lookahead_moves(graph)
     control.improved(incumbent)
     return search(graph, control, incumbent)

@@ -1,11 +1,35 @@
-"""TEMPORARY placeholder while the real auto solver is written: answers with greedy."""
-from __future__ import annotations
-from ..graph import RegionGraph
-from .base import Control, Outcome, register
-from .greedy import greedy_moves
+"""``auto`` (the default): an answer at once, then the exact search until it is proven or
+a limit is reached.
 
-@register("auto", "placeholder")
+The first answer comes from ``lookahead`` (``greedy`` on graphs too big for bitset
+adjacency). A* then either proves it optimal or finds better. If A* stops on its memory
+cap with time left, the depth-first search (bounded memory) carries on from the best
+answer; on graphs too big for A* the depth-first search runs from the start. Either way
+the answer is the best found, with the best lower bound known.
+"""
+
+from __future__ import annotations
+
+from ..graph import RegionGraph
+from . import astar, dfs
+from .base import Control, Outcome, register
+from .lookahead import ASTAR_MAX_REGIONS, first_answer
+
+
+@register("auto", "an answer at once, then A* until proven optimal or out of time or memory", exact=True, aliases=("default",))
 def solve_auto(graph: RegionGraph, control: Control) -> Outcome:
-    codes = greedy_moves(graph)
-    control.improved(codes)
-    return Outcome(codes, proven_optimal=False, lower_bound=0)
+    best = first_answer(graph)
+    control.improved(best)
+    lower = 0
+    states = 0
+    if graph.n_regions <= ASTAR_MAX_REGIONS:
+        out = astar.search(graph, control, best)
+        if out.proven_optimal or out.stopped != "memory":
+            return out
+        best, lower, states = out.codes, out.lower_bound, out.states
+    out = dfs.search(graph, control, best)
+    out.lower_bound = max(out.lower_bound, lower)
+    out.states += states
+    if out.lower_bound >= len(out.codes):
+        out.proven_optimal = True
+    return out

@@ -1,7 +1,7 @@
 """``dfs``: the original project's search, done well.
 
-Depth-first branch and bound against the best answer so far, starting from the greedy
-answer, so there is an answer at once. Per node it keeps the flooded set and its frontier
+Depth-first branch and bound against the best answer so far, starting from a quick
+answer (``lookahead``, or ``greedy`` on huge boards), so there is an answer at once. Per node it keeps the flooded set and its frontier
 (the border), so a move only looks at the border. Colours are tried by the cells they
 absorb, most first; a colour whose last regions all border the flood is played alone
 (it is always optimal to play it now); a pair of moves whose order does not matter is
@@ -24,11 +24,12 @@ from ..bound import BoundScratch, elimination_bound
 from ..flood import frontier
 from ..graph import RegionGraph
 from .base import Control, Outcome, register
-from .greedy import greedy_moves
+from .lookahead import first_answer
 
 EXHAUSTED, SLICE_DONE, IMPROVED = 0, 1, 2
 MEMO_WAYS = 4
 SLICE_NODES = 20_000
+MEMO_MAX_BYTES = 96 << 20  #: the memo is a cache: bigger buys little
 
 # ctr fields
 DEPTH, BEST_LEN, STATES = 0, 1, 2
@@ -36,14 +37,17 @@ DEPTH, BEST_LEN, STATES = 0, 1, 2
 
 @kernel
 def _prepare_children(  # type: ignore[no-untyped-def]
-    d, fl, fr, colour_mask, region_size, region_colour, order, n_child, next_child, path, gain, elim_first
+    d, fl, fr, colour_mask, region_size, region_colour, adj_ptr, adj_idx, order, n_child, next_child, path,
+    gain, widens, beside_p,
 ):
-    """Order the moves at depth ``d`` into ``order[d]``: an eliminating colour alone, else
-    every colour that absorbs something, most cells first, skipping order-free pairs."""
+    """Order the moves at depth ``d`` into ``order[d]``.
+
+    An eliminating colour is played alone. Otherwise a colour is tried only if it widens
+    the frontier (a move that neither completes its colour nor widens it is never
+    optimal: the colour's later play absorbs the same regions); of two moves whose order
+    does not matter, one order only. The rest go most cells first."""
     n_col = colour_mask.shape[0]
     words = fl.shape[1]
-    for c in range(n_col):
-        gain[c] = 0
     forced = -1
     for c in range(n_col):
         absorbs = False
@@ -54,81 +58,95 @@ def _prepare_children(  # type: ignore[no-untyped-def]
                 absorbs = True
             if (colour_mask[c, w] & ~fl[d, w]) != a:
                 complete = False
-        if absorbs:
-            gain[c] = 1
-            if complete and forced < 0:
-                forced = c
-    n = 0
+        if absorbs and complete:
+            forced = c
+            break
     if forced >= 0:
         order[d, 0] = forced
-        n = 1
-    else:
-        # cells absorbed per colour
-        for c in range(n_col):
-            if gain[c] > 0:
-                gain[c] = 0
+        n_child[d] = 1
+        next_child[d] = 0
+        return
+    p = -1
+    p_open = False
+    if d > 0:
+        p = path[d - 1]
         for w in range(words):
-            x = fr[d, w]
-            while x != np.uint64(0):
-                r = (w << 6) + np.int64(ctz(x))
-                x &= x - np.uint64(1)
-                gain[region_colour[r]] += region_size[r]
-        p = -1
-        p_open = False
-        if d > 0:
-            p = path[d - 1]
-            for w in range(words):
-                if (colour_mask[p, w] & ~fl[d, w]) != np.uint64(0):
-                    p_open = True
-        for c in range(n_col):
-            if gain[c] == 0:
-                continue
-            if p_open and c < p:
-                # the last move p brought no new c-region: (c, p) covers (p, c)
-                fresh = False
-                for w in range(words):
-                    if (fr[d, w] & colour_mask[c, w] & ~fr[d - 1, w]) != np.uint64(0):
-                        fresh = True
-                        break
-                if not fresh:
+            if (colour_mask[p, w] & ~fl[d, w]) != np.uint64(0):
+                p_open = True
+    for c in range(n_col):
+        gain[c] = 0
+        widens[c] = False
+        beside_p[c] = False
+    for w in range(words):
+        x = fr[d, w]
+        while x != np.uint64(0):
+            r = (w << 6) + np.int64(ctz(x))
+            x &= x - np.uint64(1)
+            c = region_colour[r]
+            gain[c] += region_size[r]
+            for k in range(adj_ptr[r], adj_ptr[r + 1]):
+                nb = adj_idx[k]
+                bit = np.uint64(1) << np.uint64(nb & 63)
+                if fl[d, nb >> 6] & bit:
                     continue
-            # insertion by gain, most first (ties: smaller colour first)
-            i = n
-            while i > 0 and gain[order[d, i - 1]] < gain[c]:
-                order[d, i] = order[d, i - 1]
-                i -= 1
-            order[d, i] = c
-            n += 1
+                if not (fr[d, nb >> 6] & bit):
+                    widens[c] = True
+                if region_colour[nb] == p:
+                    beside_p[c] = True
+    n = 0
+    for c in range(n_col):
+        if gain[c] == 0 or not widens[c]:
+            continue
+        if p_open:
+            fresh = False
+            for w in range(words):
+                if (fr[d, w] & colour_mask[c, w] & ~fr[d - 1, w]) != np.uint64(0):
+                    fresh = True
+                    break
+            # the last move p brought no new c-region: (c, p) reaches as much as (p, c),
+            # more when a c-region borders a p-region still outside
+            if not fresh and (c < p or beside_p[c]):
+                continue
+        # insertion by gain, most first (ties: smaller colour first)
+        i = n
+        while i > 0 and gain[order[d, i - 1]] < gain[c]:
+            order[d, i] = order[d, i - 1]
+            i -= 1
+        order[d, i] = c
+        n += 1
     n_child[d] = n
     next_child[d] = 0
 
 
 @kernel
 def _memo_visit(keys, vals, h1, h2, g):  # type: ignore[no-untyped-def]
-    """True if the state was already reached with at most ``g`` moves; else record ``g``."""
+    """True if the state was already reached with at most ``g`` moves; else record ``g``.
+
+    ``vals`` holds moves + 1 (0: empty), so a fresh table is all zeros and costs no
+    memory until it is used."""
     mask = keys.shape[0] - 1
     base = np.int64(h1 & np.uint64(mask)) & ~np.int64(MEMO_WAYS - 1)
     victim = base
     for i in range(MEMO_WAYS):
         j = base + i
-        if keys[j, 0] == h1 and keys[j, 1] == h2:
-            if vals[j] <= g:
+        if vals[j] != 0 and keys[j, 0] == h1 and keys[j, 1] == h2:
+            if vals[j] <= g + 1:
                 return True
-            vals[j] = g
+            vals[j] = g + 1
             return False
-        if vals[j] > vals[victim]:
+        if vals[victim] != 0 and (vals[j] == 0 or vals[j] > vals[victim]):
             victim = j
-    # not found: replace the entry reached with the most moves (the least useful)
+    # not found: take an empty way, else the one reached with the most moves
     keys[victim, 0] = h1
     keys[victim, 1] = h2
-    vals[victim] = g
+    vals[victim] = g + 1
     return False
 
 
 @kernel
 def _dfs_run(  # type: ignore[no-untyped-def]
     colour_mask, region_colour, region_size, adj_ptr, adj_idx, zobrist,
-    fl, fr, hashes, order, n_child, next_child, path, best, ctr, keys, vals, gain,
+    fl, fr, hashes, order, n_child, next_child, path, best, ctr, keys, vals, gain, widens, beside_p,
     expanded, layer, nxt, mark, stamp, cnt_rem, cnt_lay, elim, budget,
 ):
     n_regions = region_colour.shape[0]
@@ -189,7 +207,10 @@ def _dfs_run(  # type: ignore[no-untyped-def]
             continue
         hashes[g, 0] = h1
         hashes[g, 1] = h2
-        _prepare_children(g, fl, fr, colour_mask, region_size, region_colour, order, n_child, next_child, path, gain, elim)
+        _prepare_children(
+            g, fl, fr, colour_mask, region_size, region_colour, adj_ptr, adj_idx, order, n_child, next_child, path,
+            gain, widens, beside_p,
+        )
         ctr[DEPTH] = g
     return SLICE_DONE
 
@@ -221,17 +242,22 @@ def search(graph: RegionGraph, control: Control, incumbent: list[int]) -> Outcom
     path = np.zeros(depth_cap, dtype=np.int32)
     best = np.array(best_codes + [0], dtype=np.int32)
     ctr = np.array([0, len(best_codes), 0], dtype=np.int64)
-    memo_bytes = min(control.limits.memory_bytes() // 2, 256 << 20)
-    slots = 1 << max(10, int(np.log2(max(1024, memo_bytes // 18))))
+    memo_bytes = min(control.limits.memory_bytes() // 2, MEMO_MAX_BYTES)
+    slots = 1 << max(10, int(np.log2(max(1024, memo_bytes // 20))))
     keys = np.zeros((slots, 2), dtype=np.uint64)
-    vals = np.full(slots, np.iinfo(np.int32).max, dtype=np.int32)
+    vals = np.zeros(slots, dtype=np.int32)
     gain = np.zeros(n_col, dtype=np.int64)
-    _prepare_children(0, fl, fr, graph.colour_mask, graph.region_size, graph.region_colour, order, n_child, next_child, path, gain, scratch.elim)
+    widens = np.zeros(n_col, dtype=np.bool_)
+    beside_p = np.zeros(n_col, dtype=np.bool_)
+    _prepare_children(
+        0, fl, fr, graph.colour_mask, graph.region_size, graph.region_colour, graph.adj_ptr, graph.adj_idx,
+        order, n_child, next_child, path, gain, widens, beside_p,
+    )
     status = SLICE_DONE
     while not control.should_stop():
         status = _dfs_run(
             graph.colour_mask, graph.region_colour, graph.region_size, graph.adj_ptr, graph.adj_idx, zobrist,
-            fl, fr, hashes, order, n_child, next_child, path, best, ctr, keys, vals, gain,
+            fl, fr, hashes, order, n_child, next_child, path, best, ctr, keys, vals, gain, widens, beside_p,
             *scratch.args(), SLICE_NODES,
         )
         if status == IMPROVED:
@@ -246,6 +272,6 @@ def search(graph: RegionGraph, control: Control, incumbent: list[int]) -> Outcom
 
 @register("dfs", "depth-first branch and bound with a memo, ordered moves and the elimination bound", exact=True)
 def solve_dfs(graph: RegionGraph, control: Control) -> Outcome:
-    incumbent = greedy_moves(graph)
+    incumbent = first_answer(graph)
     control.improved(incumbent)
     return search(graph, control, incumbent)
