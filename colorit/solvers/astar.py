@@ -24,7 +24,7 @@ import numpy as np
 
 from .._jit import kernel
 from ..bitset import ctz, popcount
-from ..bound import BoundScratch, elimination_bound, elimination_bound_bits
+from ..bound import BoundScratch, bound_bits, elimination_bound
 from ..flood import frontier
 from ..graph import RegionGraph, adjacency_bits
 from .base import Control, Outcome, register
@@ -34,14 +34,16 @@ EXHAUSTED, SLICE_DONE, NEED_NODES, NEED_TABLE, IMPROVED = 0, 1, 2, 3, 4
 N_NODES, CUR_F, UB, GOAL, EXPANDED, GENERATED, TABLE_USED, BOUNDS = range(8)
 DEAD = np.uint8(1)
 SLICE_EXPANSIONS = 20_000
-FIRST_CAPACITY = 1 << 14
+FIRST_CAPACITY = 1 << 12
+#: Word counts the search is compiled for (sets are padded up to the next one).
+WIDTH_TIERS = (4, 8)
 _DEBUG = bool(os.environ.get("COLORIT_DEBUG"))
 
 
 @kernel
-def _hash_bits(bits):  # type: ignore[no-untyped-def]
+def _hash_bits(bits, shape):  # type: ignore[no-untyped-def]
     h = np.uint64(0x9E3779B97F4A7C15)
-    for w in range(bits.shape[0]):
+    for w in range(len(shape)):
         h ^= bits[w]
         h *= np.uint64(0xBF58476D1CE4E5B9)
         h ^= h >> np.uint64(31)
@@ -49,16 +51,21 @@ def _hash_bits(bits):  # type: ignore[no-untyped-def]
 
 
 @kernel
-def _table_find(table, pool, node_hash, bits, h):  # type: ignore[no-untyped-def]
-    """The node holding ``bits``, or ``-1 - slot`` with the empty slot to insert it at."""
+def _table_find(table, pool, bits, h, shape):  # type: ignore[no-untyped-def]
+    """The node holding ``bits``, or ``-1 - slot`` with the empty slot to insert it at.
+
+    An entry is ``hash tag << 32 | node + 1`` (0: empty), so probing past other states
+    rarely leaves the table's cache line."""
     mask = table.shape[0] - 1
     i = np.int64(h & np.uint64(mask))
-    words = bits.shape[0]
+    tag = h >> np.uint64(32)
+    words = len(shape)
     while True:
-        j = table[i]
-        if j < 0:
+        e = table[i]
+        if e == np.uint64(0):
             return -1 - i
-        if node_hash[j] == h:
+        if (e >> np.uint64(32)) == tag:
+            j = np.int64(e & np.uint64(0xFFFFFFFF)) - 1
             same = True
             for w in range(words):
                 if pool[j, w] != bits[w]:
@@ -70,26 +77,32 @@ def _table_find(table, pool, node_hash, bits, h):  # type: ignore[no-untyped-def
 
 
 @kernel
-def _table_repoint(table, node_hash, old, new):  # type: ignore[no-untyped-def]
+def _table_repoint(table, h, old, new):  # type: ignore[no-untyped-def]
     mask = table.shape[0] - 1
-    i = np.int64(node_hash[old] & np.uint64(mask))
-    while table[i] != old:
+    i = np.int64(h & np.uint64(mask))
+    while np.int64(table[i] & np.uint64(0xFFFFFFFF)) != old + 1:
         i = (i + 1) & mask
-    table[i] = new
+    table[i] = ((h >> np.uint64(32)) << np.uint64(32)) | np.uint64(new + 1)
 
 
 @kernel
-def _table_rebuild(table, node_hash, node_flag, n_nodes):  # type: ignore[no-untyped-def]
-    table[:] = -1
+def _table_put(table, slot, h, node):  # type: ignore[no-untyped-def]
+    table[slot] = ((h >> np.uint64(32)) << np.uint64(32)) | np.uint64(node + 1)
+
+
+@kernel
+def _table_rebuild(table, pool, node_flag, n_nodes):  # type: ignore[no-untyped-def]
+    table[:] = 0
     mask = table.shape[0] - 1
     used = 0
     for j in range(n_nodes):
         if node_flag[j] & DEAD:
             continue
-        i = np.int64(node_hash[j] & np.uint64(mask))
-        while table[i] >= 0:
+        h = _hash_bits(pool[j], pool[j])
+        i = np.int64(h & np.uint64(mask))
+        while table[i] != np.uint64(0):
             i = (i + 1) & mask
-        table[i] = j
+        _table_put(table, i, h, j)
         used += 1
     return used
 
@@ -97,12 +110,12 @@ def _table_rebuild(table, node_hash, node_flag, n_nodes):  # type: ignore[no-unt
 @kernel
 def _astar_run(  # type: ignore[no-untyped-def]
     colour_mask, region_colour, adj_bits,
-    pool, node_g, node_parent, node_move, node_next, node_hash, node_flag,
+    pool, node_g, node_parent, node_move, node_next, node_flag,
     table, heads, hi, ctr, budget,
-    flooded, front, front_p, child, child_front, absorbs, expanded, layer, take,
+    flooded, front, front_p, child, child_front, absorbs, expanded, layer, take, shape,
 ):
     n_regions = region_colour.shape[0]
-    words = pool.shape[1]
+    words = len(shape)
     n_col = colour_mask.shape[0]
     while True:
         # the open node with the lowest f, deepest first
@@ -222,7 +235,6 @@ def _astar_run(  # type: ignore[no-untyped-def]
                     node_g[n] = g2
                     node_parent[n] = node
                     node_move[n] = c
-                    node_hash[n] = 0
                     node_flag[n] = DEAD
                     ctr[UB] = g2
                     ctr[GOAL] = n
@@ -230,8 +242,8 @@ def _astar_run(  # type: ignore[no-untyped-def]
                 continue
             if g2 + 1 >= ctr[UB]:
                 continue
-            h = _hash_bits(child)
-            found = _table_find(table, pool, node_hash, child, h)
+            h = _hash_bits(child, shape)
+            found = _table_find(table, pool, child, h, shape)
             if found >= 0 and node_g[found] <= g2:
                 continue
             for w in range(words):
@@ -261,7 +273,7 @@ def _astar_run(  # type: ignore[no-untyped-def]
                 if swap_better:
                     continue
             ctr[BOUNDS] += 1
-            f2 = g2 + elimination_bound_bits(child, child_front, colour_mask, adj_bits, expanded, layer, take)
+            f2 = g2 + bound_bits(child, child_front, colour_mask, adj_bits, expanded, layer, take, shape)
             if f2 >= ctr[UB]:
                 continue
             n = ctr[N_NODES]
@@ -271,13 +283,12 @@ def _astar_run(  # type: ignore[no-untyped-def]
             node_g[n] = g2
             node_parent[n] = node
             node_move[n] = c
-            node_hash[n] = h
             node_flag[n] = 0
             if found >= 0:
                 node_flag[found] |= DEAD
-                _table_repoint(table, node_hash, found, n)
+                _table_repoint(table, h, found, n)
             else:
-                table[-1 - found] = n
+                _table_put(table, -1 - found, h, n)
                 ctr[TABLE_USED] += 1
             node_next[n] = heads[f2, g2]
             heads[f2, g2] = n
@@ -289,6 +300,24 @@ def _astar_run(  # type: ignore[no-untyped-def]
             return IMPROVED
 
 
+def padded_width(words: int) -> int:
+    """The word count the search runs at: the smallest tier that holds ``words``, so the
+    kernel's word loops have a compile-time length (one compile per tier, not per width);
+    wider sets run at their own width with run-time loops."""
+    for tier in WIDTH_TIERS:
+        if words <= tier:
+            return tier
+    return words
+
+
+def _pad(bits: np.ndarray, words: int) -> np.ndarray:
+    """``bits`` (last axis: words) widened with zero words to ``words``."""
+    extra = words - bits.shape[-1]
+    if extra <= 0:
+        return bits
+    return np.concatenate([bits, np.zeros(bits.shape[:-1] + (extra,), dtype=bits.dtype)], axis=-1)
+
+
 class _Arrays:
     """The search's node store, table and buckets, grown by doubling."""
 
@@ -298,13 +327,12 @@ class _Arrays:
         self.node_parent = np.zeros(capacity, dtype=np.int32)
         self.node_move = np.zeros(capacity, dtype=np.int32)
         self.node_next = np.zeros(capacity, dtype=np.int32)
-        self.node_hash = np.zeros(capacity, dtype=np.uint64)
         self.node_flag = np.zeros(capacity, dtype=np.uint8)
-        self.table = np.full(capacity * 2, -1, dtype=np.int32)
+        self.table = np.zeros(capacity * 2, dtype=np.uint64)
         self.heads = np.full((ub + 1, ub + 1), -1, dtype=np.int32)
         self.hi = np.full(ub + 1, -1, dtype=np.int64)
 
-    NODE_FIELDS = ("pool", "node_g", "node_parent", "node_move", "node_next", "node_hash", "node_flag")
+    NODE_FIELDS = ("pool", "node_g", "node_parent", "node_move", "node_next", "node_flag")
 
     @property
     def capacity(self) -> int:
@@ -325,11 +353,11 @@ class _Arrays:
             setattr(self, k, new)
 
     def grow_table(self, n_used: int) -> int:
-        self.table = np.empty(self.table.shape[0] * 2, dtype=np.int32)
-        return int(_table_rebuild(self.table, self.node_hash, self.node_flag, n_used))
+        self.table = np.empty(self.table.shape[0] * 2, dtype=np.uint64)
+        return int(_table_rebuild(self.table, self.pool, self.node_flag, n_used))
 
     def kernel_args(self) -> tuple[np.ndarray, ...]:
-        return (self.pool, self.node_g, self.node_parent, self.node_move, self.node_next, self.node_hash,
+        return (self.pool, self.node_g, self.node_parent, self.node_move, self.node_next,
                 self.node_flag, self.table, self.heads, self.hi)
 
     def path_to(self, node: int) -> list[int]:
@@ -343,7 +371,7 @@ class _Arrays:
 def search(graph: RegionGraph, control: Control, incumbent: list[int]) -> Outcome:
     """A* from the start position, proving ``incumbent`` optimal or finding better."""
     best = list(incumbent)
-    words, n_col = graph.n_words, graph.n_colours
+    n_col = graph.n_colours
     scratch = BoundScratch.for_graph(graph)
     root = graph.initial_state()
     root_front = np.zeros_like(root)
@@ -354,19 +382,23 @@ def search(graph: RegionGraph, control: Control, incumbent: list[int]) -> Outcom
         return Outcome(best, True, len(best), 1)
     ub = len(best)
     cap_bytes = control.limits.memory_bytes()
+    words = padded_width(graph.n_words)
+    shape = (0,) * words if words in WIDTH_TIERS else np.zeros(words)
+    colour_mask = _pad(graph.colour_mask, words)
+    adj_bits = _pad(adjacency_bits(graph), words)
+    root = _pad(root, words)
     ar = _Arrays(words, ub, FIRST_CAPACITY)
     ar.pool[0] = root
     ar.node_g[0] = 0
     ar.node_parent[0] = -1
     ar.node_move[0] = -1
-    ar.node_hash[0] = _hash_bits(root)
     ar.node_flag[0] = 0
     ar.node_next[0] = -1
-    ar.table[int(ar.node_hash[0]) & (ar.table.shape[0] - 1)] = 0
+    root_hash = int(_hash_bits(root, root))
+    ar.table[root_hash & (ar.table.shape[0] - 1)] = np.uint64(((root_hash >> 32) << 32) | 1)
     ar.heads[root_bound, 0] = 0
     ar.hi[root_bound] = 0
     ctr = np.array([1, root_bound, ub, -1, 0, 0, 1, 0], dtype=np.int64)
-    adj_bits = adjacency_bits(graph)
     w5 = [np.zeros(words, np.uint64) for _ in range(5)]
     w3 = [np.zeros(words, np.uint64) for _ in range(3)]
     work = (*w5, np.zeros(n_col, np.bool_), *w3)
@@ -375,8 +407,8 @@ def search(graph: RegionGraph, control: Control, incumbent: list[int]) -> Outcom
         if control.should_stop():
             stopped = control.stop_reason
             break
-        status = _astar_run(graph.colour_mask, graph.region_colour, adj_bits,
-                            *ar.kernel_args(), ctr, SLICE_EXPANSIONS, *work)
+        status = _astar_run(colour_mask, graph.region_colour, adj_bits,
+                            *ar.kernel_args(), ctr, SLICE_EXPANSIONS, *work, shape)
         if status == EXHAUSTED:
             break
         if status == IMPROVED:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import kernel
-from ..bound import elimination_bound_bits
+from ..bound import bound_bits
 from ..flood import absorbed_cells, count, play
 from ..graph import RegionGraph, adjacency_bits
 from .base import Control, Outcome, register
@@ -45,7 +45,7 @@ def _lookahead_moves(start_bits, start_front, colour_mask, adj_bits, region_colo
                 child[w] = flooded[w]
                 child_front[w] = front[w]
             play(child, child_front, colour_mask, c, adj_ptr, adj_idx)
-            h = elimination_bound_bits(child, child_front, colour_mask, adj_bits, e, lay, take)
+            h = bound_bits(child, child_front, colour_mask, adj_bits, e, lay, take, child)
             if h < best_h or (h == best_h and gain[c] > gain[best]):
                 best = c
                 best_h = h
