@@ -165,23 +165,31 @@ class Board:
         """Colour ids for a sequence of codes."""
         return [int(self.palette[c]) for c in codes]
 
+    def codes_of(self, moves: Sequence[int]) -> np.ndarray:
+        """Codes for colour ids; ``SolutionError`` naming the first move whose colour the
+        board does not have."""
+        for i, m in enumerate(moves):
+            if not isinstance(m, (int, np.integer)) or isinstance(m, bool):
+                raise SolutionError(f"move {i + 1} is not a colour id: {m!r}")
+            if not -(2**63) <= int(m) < 2**63:
+                raise SolutionError(f"move {i + 1}: colour {m} does not occur on the board")
+        ids = np.array([int(m) for m in moves], dtype=np.int64)
+        codes = np.searchsorted(self.palette, ids)
+        ok = (codes < self.palette.shape[0]) & (self.palette[np.minimum(codes, self.palette.shape[0] - 1)] == ids)
+        if not ok.all():
+            i = int(np.argmin(ok))
+            raise SolutionError(f"move {i + 1}: colour {moves[i]} does not occur on the board")
+        return codes.astype(np.int32)
+
     def replay(self, moves: Sequence[int]) -> np.ndarray:
         """The grid of colour ids after playing ``moves`` (colour ids)."""
-        codes = np.array([self.code_of(m) for m in moves], dtype=np.int32)
-        grid, _ = _replay_cells(self.codes, self.start[0], self.start[1], codes)
+        grid, _ = _replay_cells(self.codes, self.start[0], self.start[1], self.codes_of(moves))
         return self.palette[grid]  # type: ignore[no-any-return]
 
     def check(self, moves: Sequence[int]) -> None:
         """Raise ``SolutionError`` unless ``moves`` (colour ids) leave one colour everywhere."""
-        for i, m in enumerate(moves):
-            if not isinstance(m, (int, np.integer)):
-                raise SolutionError(f"move {i + 1} is not a colour id: {m!r}")
-            try:
-                self.code_of(int(m))
-            except SolutionError:
-                raise SolutionError(f"move {i + 1}: colour {m} does not occur on the board") from None
-        final = self.replay(moves)
-        left = int(np.unique(final).shape[0])
+        grid, _ = _replay_cells(self.codes, self.start[0], self.start[1], self.codes_of(moves))
+        left = int(np.count_nonzero(np.bincount(grid.ravel(), minlength=self.n_colours)))
         if left != 1:
             raise SolutionError(f"after {len(moves)} moves the board still has {left} colours")
 

@@ -65,6 +65,62 @@ def _colour_masks(region_colour, n_colours, words):  # type: ignore[no-untyped-d
     return masks
 
 
+@kernel
+def _build_graph(codes):  # type: ignore[no-untyped-def]
+    """Labels, region colours and sizes, and deduplicated CSR adjacency, in one pass."""
+    labels, n = _label_regions(codes)
+    h, w = codes.shape
+    region_colour = np.empty(n, dtype=np.int32)
+    region_size = np.zeros(n, dtype=np.int32)
+    deg = np.zeros(n + 1, dtype=np.int32)
+    for r in range(h):
+        for c in range(w):
+            a = labels[r, c]
+            region_size[a] += 1
+            region_colour[a] = codes[r, c]
+            if c + 1 < w and labels[r, c + 1] != a:
+                deg[a] += 1
+                deg[labels[r, c + 1]] += 1
+            if r + 1 < h and labels[r + 1, c] != a:
+                deg[a] += 1
+                deg[labels[r + 1, c]] += 1
+    # every cell-level contact, grouped by region (counting sort)
+    start = np.zeros(n + 1, dtype=np.int64)
+    for i in range(n):
+        start[i + 1] = start[i] + deg[i]
+    fill = start[:n].copy()
+    raw = np.empty(start[n], dtype=np.int32)
+    for r in range(h):
+        for c in range(w):
+            a = labels[r, c]
+            if c + 1 < w and labels[r, c + 1] != a:
+                b = labels[r, c + 1]
+                raw[fill[a]] = b
+                fill[a] += 1
+                raw[fill[b]] = a
+                fill[b] += 1
+            if r + 1 < h and labels[r + 1, c] != a:
+                b = labels[r + 1, c]
+                raw[fill[a]] = b
+                fill[a] += 1
+                raw[fill[b]] = a
+                fill[b] += 1
+    # drop repeated contacts, keeping first-seen order
+    seen = np.full(n, -1, dtype=np.int64)
+    adj_ptr = np.zeros(n + 1, dtype=np.int32)
+    adj_idx = np.empty(start[n], dtype=np.int32)
+    k = 0
+    for a in range(n):
+        for i in range(start[a], start[a + 1]):
+            b = raw[i]
+            if seen[b] != a:
+                seen[b] = a
+                adj_idx[k] = b
+                k += 1
+        adj_ptr[a + 1] = k
+    return labels, region_colour, region_size, adj_ptr, adj_idx[:k].copy()
+
+
 @dataclass(frozen=True, eq=False)
 class RegionGraph:
     """Regions of a board and their adjacency, in the arrays the kernels take."""
@@ -80,29 +136,10 @@ class RegionGraph:
 
     @classmethod
     def from_board(cls, board: Board) -> RegionGraph:
-        codes = board.codes
-        labels, n = _label_regions(codes)
-        flat = labels.ravel()
-        first = np.full(n, -1, dtype=np.int64)
-        first[flat[::-1]] = np.arange(flat.shape[0] - 1, -1, -1)
-        region_colour = codes.ravel()[first].astype(np.int32)
-        region_size = np.bincount(flat, minlength=n).astype(np.int32)
-        pairs = [
-            (labels[:, :-1].ravel(), labels[:, 1:].ravel()),
-            (labels[:-1, :].ravel(), labels[1:, :].ravel()),
-        ]
-        a = np.concatenate([p[0] for p in pairs]).astype(np.int64)
-        b = np.concatenate([p[1] for p in pairs]).astype(np.int64)
-        differ = a != b
-        a, b = a[differ], b[differ]
-        keys = np.unique(np.concatenate([a * n + b, b * n + a]))
-        src = (keys // n).astype(np.int32)
-        dst = (keys % n).astype(np.int32)
-        adj_ptr = np.zeros(n + 1, dtype=np.int32)
-        np.cumsum(np.bincount(src, minlength=n), out=adj_ptr[1:])
-        masks = _colour_masks(region_colour, board.n_colours, n_words(n))
+        labels, region_colour, region_size, adj_ptr, adj_idx = _build_graph(board.codes)
+        masks = _colour_masks(region_colour, board.n_colours, n_words(region_colour.shape[0]))
         start_region = int(labels[board.start])
-        return cls(labels, region_colour, region_size, adj_ptr, dst, masks, start_region, board.n_colours)
+        return cls(labels, region_colour, region_size, adj_ptr, adj_idx, masks, start_region, board.n_colours)
 
     @property
     def n_regions(self) -> int:

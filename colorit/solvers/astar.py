@@ -34,7 +34,7 @@ EXHAUSTED, SLICE_DONE, NEED_NODES, NEED_TABLE, IMPROVED = 0, 1, 2, 3, 4
 N_NODES, CUR_F, UB, GOAL, EXPANDED, GENERATED, TABLE_USED, BOUNDS = range(8)
 DEAD = np.uint8(1)
 SLICE_EXPANSIONS = 20_000
-FIRST_CAPACITY = 1 << 12
+FIRST_CAPACITY = 1 << 15
 #: Word counts the search is compiled for (sets are padded up to the next one).
 WIDTH_TIERS = (4, 8)
 _DEBUG = bool(os.environ.get("COLORIT_DEBUG"))
