@@ -242,10 +242,6 @@ def _astar_run(  # type: ignore[no-untyped-def]
                 continue
             if g2 + 1 >= ctr[UB]:
                 continue
-            h = _hash_bits(child, shape)
-            found = _table_find(table, pool, child, h, shape)
-            if found >= 0 and node_g[found] <= g2:
-                continue
             for w in range(words):
                 a = front[w] & colour_mask[c, w]
                 while a != np.uint64(0):
@@ -272,6 +268,10 @@ def _astar_run(  # type: ignore[no-untyped-def]
                         break
                 if swap_better:
                     continue
+            h = _hash_bits(child, shape)
+            found = _table_find(table, pool, child, h, shape)
+            if found >= 0 and node_g[found] <= g2:
+                continue
             ctr[BOUNDS] += 1
             f2 = g2 + bound_bits(child, child_front, colour_mask, adj_bits, expanded, layer, take, shape)
             if f2 >= ctr[UB]:
