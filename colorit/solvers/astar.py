@@ -1,18 +1,25 @@
 """``astar``: the exact engine. Best-first search on the region graph that proves its
 answer optimal.
 
-States are flooded sets stored once, as bitset rows of one ``pool`` array, with parent
-links and moves for the answer. The open list is a bucket queue indexed by ``(f, g)``:
-lowest ``f = g + bound`` first, ties to the deepest node, last in first out within a
-bucket. The search keeps an incumbent answer (the quick first answer, then every goal it
-generates): nodes that cannot beat it are never stored, and when no open node can, the
-incumbent is proven optimal. Moves are pruned as in ``dfs``: an eliminating colour is
-played alone, moves that absorb nothing are skipped, and of two moves whose order does not
-matter only one order is kept. A hash table of seen states keeps the fewest moves that
-reached each; a state reached again with fewer moves replaces the old node.
+Each node is one row of the ``nodes`` array: the flooded set (bitset words), then a link
+word (parent, next in its bucket) and a meta word (moves so far, colour played, flags), so
+taking a node from the open list touches one record, not six arrays. The open list is a
+bucket queue indexed by ``(f, g)``: lowest ``f = g + bound`` first, ties to the deepest
+node, last in first out within a bucket. The search keeps an incumbent answer (the quick
+first answer, then every goal it generates): nodes that cannot beat it are never stored,
+and when no open node can, the incumbent is proven optimal.
+
+Moves are pruned by rules that never lose an optimal answer: an eliminating colour (its
+last regions all border the flood) is played alone; a move that neither completes its
+colour nor widens the frontier is skipped (the colour's later play absorbs the same
+regions); of two moves whose order does not matter only one order is kept, and a move
+that would have reached more if played one move earlier is skipped. A hash table of seen
+states keeps the fewest moves that reached each; a state reached again with fewer moves
+replaces the old node.
 
 The kernel runs in slices and returns when it needs bigger arrays; Python grows them
-within the memory cap, or stops with the best answer and the lower bound it has.
+within the memory cap, or stops with the best answer and the lower bound it has. Its word
+loops have a compile-time length: sets are padded to the next of ``WIDTH_TIERS``.
 """
 
 from __future__ import annotations
@@ -27,17 +34,44 @@ from ..bitset import ctz, popcount
 from ..bound import BoundScratch, bound_bits, elimination_bound
 from ..flood import frontier
 from ..graph import RegionGraph, adjacency_bits
-from .base import Control, Outcome, register
+from .base import Control, Outcome, SliceBudget, register
 from .lookahead import lookahead_moves
 
 EXHAUSTED, SLICE_DONE, NEED_NODES, NEED_TABLE, IMPROVED = 0, 1, 2, 3, 4
 N_NODES, CUR_F, UB, GOAL, EXPANDED, GENERATED, TABLE_USED, BOUNDS = range(8)
-DEAD = np.uint8(1)
-SLICE_EXPANSIONS = 20_000
+DEAD = np.uint64(1)
+NONE = np.uint64(0xFFFFFFFF)  #: "no node" in a link word's halves
 FIRST_CAPACITY = 1 << 15
 #: Word counts the search is compiled for (sets are padded up to the next one).
 WIDTH_TIERS = (4, 8)
 _DEBUG = bool(os.environ.get("COLORIT_DEBUG"))
+
+
+# --- node records: [set words..., link = parent << 32 | next, meta = g << 32 | move << 8 | flags]
+
+
+@kernel
+def _link(parent, nxt):  # type: ignore[no-untyped-def]
+    p = NONE if parent < 0 else np.uint64(parent)
+    q = NONE if nxt < 0 else np.uint64(nxt)
+    return (p << np.uint64(32)) | q
+
+
+@kernel
+def _parent_of(link):  # type: ignore[no-untyped-def]
+    p = link >> np.uint64(32)
+    return np.int64(-1) if p == NONE else np.int64(p)
+
+
+@kernel
+def _next_of(link):  # type: ignore[no-untyped-def]
+    q = link & NONE
+    return np.int64(-1) if q == NONE else np.int64(q)
+
+
+@kernel
+def _meta(g, move, flags):  # type: ignore[no-untyped-def]
+    return (np.uint64(g) << np.uint64(32)) | (np.uint64(move & 0xFFFFFF) << np.uint64(8)) | flags
 
 
 @kernel
@@ -51,7 +85,7 @@ def _hash_bits(bits, shape):  # type: ignore[no-untyped-def]
 
 
 @kernel
-def _table_find(table, pool, bits, h, shape):  # type: ignore[no-untyped-def]
+def _table_find(table, nodes, bits, h, shape):  # type: ignore[no-untyped-def]
     """The node holding ``bits``, or ``-1 - slot`` with the empty slot to insert it at.
 
     An entry is ``hash tag << 32 | node + 1`` (0: empty), so probing past other states
@@ -68,7 +102,7 @@ def _table_find(table, pool, bits, h, shape):  # type: ignore[no-untyped-def]
             j = np.int64(e & np.uint64(0xFFFFFFFF)) - 1
             same = True
             for w in range(words):
-                if pool[j, w] != bits[w]:
+                if nodes[j, w] != bits[w]:
                     same = False
                     break
             if same:
@@ -77,28 +111,28 @@ def _table_find(table, pool, bits, h, shape):  # type: ignore[no-untyped-def]
 
 
 @kernel
-def _table_repoint(table, h, old, new):  # type: ignore[no-untyped-def]
-    mask = table.shape[0] - 1
-    i = np.int64(h & np.uint64(mask))
-    while np.int64(table[i] & np.uint64(0xFFFFFFFF)) != old + 1:
-        i = (i + 1) & mask
-    table[i] = ((h >> np.uint64(32)) << np.uint64(32)) | np.uint64(new + 1)
-
-
-@kernel
 def _table_put(table, slot, h, node):  # type: ignore[no-untyped-def]
     table[slot] = ((h >> np.uint64(32)) << np.uint64(32)) | np.uint64(node + 1)
 
 
 @kernel
-def _table_rebuild(table, pool, node_flag, n_nodes):  # type: ignore[no-untyped-def]
+def _table_repoint(table, h, old, new):  # type: ignore[no-untyped-def]
+    mask = table.shape[0] - 1
+    i = np.int64(h & np.uint64(mask))
+    while np.int64(table[i] & np.uint64(0xFFFFFFFF)) != old + 1:
+        i = (i + 1) & mask
+    _table_put(table, i, h, new)
+
+
+@kernel
+def _table_rebuild(table, nodes, n_nodes, words):  # type: ignore[no-untyped-def]
     table[:] = 0
     mask = table.shape[0] - 1
     used = 0
     for j in range(n_nodes):
-        if node_flag[j] & DEAD:
+        if nodes[j, words + 1] & DEAD:
             continue
-        h = _hash_bits(pool[j], pool[j])
+        h = _hash_bits(nodes[j, :words], nodes[j, :words])
         i = np.int64(h & np.uint64(mask))
         while table[i] != np.uint64(0):
             i = (i + 1) & mask
@@ -109,9 +143,7 @@ def _table_rebuild(table, pool, node_flag, n_nodes):  # type: ignore[no-untyped-
 
 @kernel
 def _astar_run(  # type: ignore[no-untyped-def]
-    colour_mask, region_colour, adj_bits,
-    pool, node_g, node_parent, node_move, node_next, node_flag,
-    table, heads, hi, ctr, budget,
+    colour_mask, region_colour, adj_bits, nodes, table, heads, hi, ctr, budget,
     flooded, front, front_p, child, child_front, absorbs, expanded, layer, take, shape,
 ):
     n_regions = region_colour.shape[0]
@@ -135,22 +167,23 @@ def _astar_run(  # type: ignore[no-untyped-def]
             return EXHAUSTED
         if budget <= 0:
             return SLICE_DONE
-        if ctr[N_NODES] + n_col + 1 > pool.shape[0]:
+        if ctr[N_NODES] + n_col + 1 > nodes.shape[0]:
             return NEED_NODES
         if (ctr[TABLE_USED] + n_col + 1) * 2 > table.shape[0]:
             return NEED_TABLE
         node = heads[f, g]
-        heads[f, g] = node_next[node]
-        if node_flag[node] & DEAD:
+        heads[f, g] = _next_of(nodes[node, words])
+        meta = nodes[node, words + 1]
+        if meta & DEAD:
             continue
         budget -= 1
         ctr[EXPANDED] += 1
 
         # the node's frontier, and (for order-free pairs) the part of it its parent had
-        parent = node_parent[node]
-        p = node_move[node]
+        parent = _parent_of(nodes[node, words])
+        p = np.int64((meta >> np.uint64(8)) & np.uint64(0xFFFFFF))
         for w in range(words):
-            flooded[w] = pool[node, w]
+            flooded[w] = nodes[node, w]
             front[w] = 0
             front_p[w] = 0
         pairs = False
@@ -159,10 +192,9 @@ def _astar_run(  # type: ignore[no-untyped-def]
                 if (colour_mask[p, w] & ~flooded[w]) != np.uint64(0):
                     pairs = True
                     break
-        # rows of the parent's regions first, then of the regions the last move took
-        if parent >= 0:
+            # rows of the parent's regions first, then of the regions the last move took
             for w in range(words):
-                x = pool[parent, w]
+                x = nodes[parent, w]
                 while x != np.uint64(0):
                     r = (w << 6) + np.int64(ctz(x))
                     x &= x - np.uint64(1)
@@ -172,7 +204,7 @@ def _astar_run(  # type: ignore[no-untyped-def]
                 front[w] = front_p[w]
                 front_p[w] &= ~flooded[w]
             for w in range(words):
-                x = flooded[w] & ~pool[parent, w]
+                x = flooded[w] & ~nodes[parent, w]
                 while x != np.uint64(0):
                     r = (w << 6) + np.int64(ctz(x))
                     x &= x - np.uint64(1)
@@ -231,11 +263,9 @@ def _astar_run(  # type: ignore[no-untyped-def]
                     n = ctr[N_NODES]
                     ctr[N_NODES] = n + 1
                     for w in range(words):
-                        pool[n, w] = child[w]
-                    node_g[n] = g2
-                    node_parent[n] = node
-                    node_move[n] = c
-                    node_flag[n] = DEAD
+                        nodes[n, w] = child[w]
+                    nodes[n, words] = _link(node, -1)
+                    nodes[n, words + 1] = _meta(g2, c, DEAD)
                     ctr[UB] = g2
                     ctr[GOAL] = n
                     improved = True
@@ -269,8 +299,8 @@ def _astar_run(  # type: ignore[no-untyped-def]
                 if swap_better:
                     continue
             h = _hash_bits(child, shape)
-            found = _table_find(table, pool, child, h, shape)
-            if found >= 0 and node_g[found] <= g2:
+            found = _table_find(table, nodes, child, h, shape)
+            if found >= 0 and np.int64(nodes[found, words + 1] >> np.uint64(32)) <= g2:
                 continue
             ctr[BOUNDS] += 1
             f2 = g2 + bound_bits(child, child_front, colour_mask, adj_bits, expanded, layer, take, shape)
@@ -279,18 +309,15 @@ def _astar_run(  # type: ignore[no-untyped-def]
             n = ctr[N_NODES]
             ctr[N_NODES] = n + 1
             for w in range(words):
-                pool[n, w] = child[w]
-            node_g[n] = g2
-            node_parent[n] = node
-            node_move[n] = c
-            node_flag[n] = 0
+                nodes[n, w] = child[w]
+            nodes[n, words] = _link(node, heads[f2, g2])
+            nodes[n, words + 1] = _meta(g2, c, np.uint64(0))
             if found >= 0:
-                node_flag[found] |= DEAD
+                nodes[found, words + 1] |= DEAD
                 _table_repoint(table, h, found, n)
             else:
                 _table_put(table, -1 - found, h, n)
                 ctr[TABLE_USED] += 1
-            node_next[n] = heads[f2, g2]
             heads[f2, g2] = n
             if g2 > hi[f2]:
                 hi[f2] = g2
@@ -318,54 +345,40 @@ def _pad(bits: np.ndarray, words: int) -> np.ndarray:
     return np.concatenate([bits, np.zeros(bits.shape[:-1] + (extra,), dtype=bits.dtype)], axis=-1)
 
 
-class _Arrays:
-    """The search's node store, table and buckets, grown by doubling."""
+class _Store:
+    """The search's node records, seen-state table and buckets, grown by doubling."""
 
     def __init__(self, words: int, ub: int, capacity: int) -> None:
-        self.pool = np.zeros((capacity, words), dtype=np.uint64)
-        self.node_g = np.zeros(capacity, dtype=np.int16 if ub < 32000 else np.int32)
-        self.node_parent = np.zeros(capacity, dtype=np.int32)
-        self.node_move = np.zeros(capacity, dtype=np.int32)
-        self.node_next = np.zeros(capacity, dtype=np.int32)
-        self.node_flag = np.zeros(capacity, dtype=np.uint8)
+        self.words = words
+        self.nodes = np.zeros((capacity, words + 2), dtype=np.uint64)
         self.table = np.zeros(capacity * 2, dtype=np.uint64)
-        self.heads = np.full((ub + 1, ub + 1), -1, dtype=np.int32)
+        self.heads = np.full((ub + 1, ub + 1), -1, dtype=np.int64)
         self.hi = np.full(ub + 1, -1, dtype=np.int64)
-
-    NODE_FIELDS = ("pool", "node_g", "node_parent", "node_move", "node_next", "node_flag")
 
     @property
     def capacity(self) -> int:
-        return int(self.pool.shape[0])
+        return int(self.nodes.shape[0])
 
     def nbytes(self) -> int:
-        return sum(getattr(self, k).nbytes for k in self.NODE_FIELDS) + self.table.nbytes + self.heads.nbytes
-
-    def bytes_per_node(self) -> int:
-        return sum(getattr(self, k).itemsize * (self.pool.shape[1] if k == "pool" else 1) for k in self.NODE_FIELDS)
+        return self.nodes.nbytes + self.table.nbytes + self.heads.nbytes
 
     def grow_nodes(self, n_used: int) -> None:
-        new_cap = self.capacity * 2
-        for k in self.NODE_FIELDS:
-            old = getattr(self, k)
-            new = np.empty((new_cap,) + old.shape[1:], dtype=old.dtype)
-            new[:n_used] = old[:n_used]
-            setattr(self, k, new)
+        new = np.empty((self.capacity * 2, self.words + 2), dtype=np.uint64)
+        new[:n_used] = self.nodes[:n_used]
+        self.nodes = new
 
     def grow_table(self, n_used: int) -> int:
         self.table = np.empty(self.table.shape[0] * 2, dtype=np.uint64)
-        return int(_table_rebuild(self.table, self.pool, self.node_flag, n_used))
-
-    def kernel_args(self) -> tuple[np.ndarray, ...]:
-        return (self.pool, self.node_g, self.node_parent, self.node_move, self.node_next,
-                self.node_flag, self.table, self.heads, self.hi)
+        return int(_table_rebuild(self.table, self.nodes, n_used, self.words))
 
     def path_to(self, node: int) -> list[int]:
         moves = []
-        while self.node_parent[node] >= 0:
-            moves.append(int(self.node_move[node]))
-            node = int(self.node_parent[node])
-        return moves[::-1]
+        while True:
+            parent = int(_parent_of(self.nodes[node, self.words]))
+            if parent < 0:
+                return moves[::-1]
+            moves.append(int(self.nodes[node, self.words + 1] >> np.uint64(8)) & 0xFFFFFF)
+            node = parent
 
 
 def search(graph: RegionGraph, control: Control, incumbent: list[int]) -> Outcome:
@@ -387,43 +400,42 @@ def search(graph: RegionGraph, control: Control, incumbent: list[int]) -> Outcom
     colour_mask = _pad(graph.colour_mask, words)
     adj_bits = _pad(adjacency_bits(graph), words)
     root = _pad(root, words)
-    ar = _Arrays(words, ub, FIRST_CAPACITY)
-    ar.pool[0] = root
-    ar.node_g[0] = 0
-    ar.node_parent[0] = -1
-    ar.node_move[0] = -1
-    ar.node_flag[0] = 0
-    ar.node_next[0] = -1
+    st = _Store(words, ub, FIRST_CAPACITY)
+    st.nodes[0, :words] = root
+    st.nodes[0, words] = _link(-1, -1)
+    st.nodes[0, words + 1] = _meta(0, 0, np.uint64(0))
     root_hash = int(_hash_bits(root, root))
-    ar.table[root_hash & (ar.table.shape[0] - 1)] = np.uint64(((root_hash >> 32) << 32) | 1)
-    ar.heads[root_bound, 0] = 0
-    ar.hi[root_bound] = 0
+    st.table[root_hash & (st.table.shape[0] - 1)] = np.uint64(((root_hash >> 32) << 32) | 1)
+    st.heads[root_bound, 0] = 0
+    st.hi[root_bound] = 0
     ctr = np.array([1, root_bound, ub, -1, 0, 0, 1, 0], dtype=np.int64)
-    w5 = [np.zeros(words, np.uint64) for _ in range(5)]
-    w3 = [np.zeros(words, np.uint64) for _ in range(3)]
-    work = (*w5, np.zeros(n_col, np.bool_), *w3)
+    sets = [np.zeros(words, np.uint64) for _ in range(8)]
+    work = (*sets[:5], np.zeros(n_col, np.bool_), *sets[5:])
     stopped = ""
+    budget = SliceBudget()
     while True:
         if control.should_stop():
             stopped = control.stop_reason
             break
-        status = _astar_run(colour_mask, graph.region_colour, adj_bits,
-                            *ar.kernel_args(), ctr, SLICE_EXPANSIONS, *work, shape)
+        n = budget.start()
+        status = _astar_run(colour_mask, graph.region_colour, adj_bits, st.nodes, st.table, st.heads, st.hi,
+                            ctr, n, *work, shape)
+        budget.done()
         if status == EXHAUSTED:
             break
         if status == IMPROVED:
-            best = ar.path_to(int(ctr[GOAL]))
+            best = st.path_to(int(ctr[GOAL]))
             control.improved(best, int(ctr[CUR_F]))
         elif status == NEED_NODES:
-            if ar.nbytes() + ar.capacity * (ar.bytes_per_node() + 8) > cap_bytes:
+            if st.nbytes() + st.nodes.nbytes + st.table.nbytes > cap_bytes:
                 stopped = "memory"
                 break
-            ar.grow_nodes(int(ctr[N_NODES]))
+            st.grow_nodes(int(ctr[N_NODES]))
         elif status == NEED_TABLE:
-            if ar.nbytes() + ar.table.nbytes * 2 > cap_bytes:
+            if st.nbytes() + st.table.nbytes * 2 > cap_bytes:
                 stopped = "memory"
                 break
-            ctr[TABLE_USED] = ar.grow_table(int(ctr[N_NODES]))
+            ctr[TABLE_USED] = st.grow_table(int(ctr[N_NODES]))
     states = int(ctr[EXPANDED])
     if _DEBUG:
         print("astar ctr", ctr.tolist(), "ub0", ub, "root", root_bound, file=sys.stderr)
