@@ -149,12 +149,16 @@ def lower_bound(graph: RegionGraph, flooded: np.ndarray | None = None) -> int:
 
 
 @kernel
-def bound_bits(flooded, front, colour_mask, adj_bits, expanded, layer, take, shape):  # type: ignore[no-untyped-def]
+def bound_bits(flooded, front, colour_mask, adj_bits, expanded, layer, take, shape, limit):  # type: ignore[no-untyped-def]
     """``elimination_bound`` on bitset adjacency rows (``adj_bits[r]`` = neighbours of r):
     the same value, word-parallel, for graphs small enough to keep R x R bits.
 
     The sets have ``len(shape)`` words: given a tuple, the width is a compile-time constant
-    and every word loop unrolls (about 2.7x faster); given an array, it is not."""
+    and every word loop unrolls (about 2.7x faster); given an array, it is not.
+
+    Once the bound is known to exceed ``limit`` (moves counted plus one per colour still
+    present), that lower value is returned at once: a search that only needs to know
+    whether a node can beat its best answer is spared the rest."""
     words = len(shape)
     n_col = colour_mask.shape[0]
     for w in range(words):
@@ -163,7 +167,7 @@ def bound_bits(flooded, front, colour_mask, adj_bits, expanded, layer, take, sha
     h = 0
     while True:
         n_elim = 0
-        left = False
+        n_present = 0
         for w in range(words):
             take[w] = 0
         for c in range(n_col):
@@ -177,13 +181,15 @@ def bound_bits(flooded, front, colour_mask, adj_bits, expanded, layer, take, sha
                         inside = False
                         break
             if present:
-                left = True
+                n_present += 1
                 if inside:
                     n_elim += 1
                     for w in range(words):
                         take[w] |= colour_mask[c, w] & ~expanded[w]
-        if not left:
+        if n_present == 0:
             return h
+        if h + n_present > limit:
+            return h + n_present
         if n_elim > 0:
             h += n_elim
         else:
@@ -207,4 +213,4 @@ def bound_bits(flooded, front, colour_mask, adj_bits, expanded, layer, take, sha
 def elimination_bound_bits(flooded: np.ndarray, front: np.ndarray, graph_colour_mask: np.ndarray, adj_bits: np.ndarray,
                            expanded: np.ndarray, layer: np.ndarray, take: np.ndarray) -> int:
     """``bound_bits`` at the sets' own width (run-time word loops), for Python callers."""
-    return int(bound_bits(flooded, front, graph_colour_mask, adj_bits, expanded, layer, take, flooded))
+    return int(bound_bits(flooded, front, graph_colour_mask, adj_bits, expanded, layer, take, flooded, 1 << 62))

@@ -1,22 +1,51 @@
 """Compile (or load from the on-disk cache) every kernel once, so that the first real
 solve does not spend its time limit compiling. Run at install time (``bin/colorit``
-setup, the Docker build) as ``python -m colorit.warmup``."""
+setup, the Docker build) as ``python -m colorit.warmup``.
+
+The exact search is compiled once per word-width tier (see ``astar.WIDTH_TIERS``) plus a
+run-time-width fallback, so the boards below are chosen to reach each of them.
+"""
 
 from __future__ import annotations
 
 import time
 
 from .board import Board
+from .generate import random_board
+from .graph import RegionGraph
 from .solvers import Limits, solve, solver_names
+from .solvers.astar import WIDTH_TIERS, padded_width
+
+
+def _boards_for_every_width() -> list[Board]:
+    """Small random boards whose region graphs need each compiled width of the search."""
+    wanted = set(WIDTH_TIERS) | {0}  # 0: wider than every tier
+    found: list[Board] = []
+    side = 4
+    seed = 0
+    while wanted and side <= 80:
+        board = random_board(side, side, 6, seed)
+        width = padded_width(RegionGraph.from_board(board).n_words)
+        key = width if width in WIDTH_TIERS else 0
+        if key in wanted:
+            wanted.discard(key)
+            found.append(board)
+        side += 4
+        seed += 1
+    return found
 
 
 def warmup() -> float:
-    """Run every solver on a small board; return the seconds it took."""
+    """Run every solver on boards that reach every kernel; return the seconds it took."""
     t0 = time.monotonic()
-    board = Board.from_rows([[1, 2, 0, 0, 3], [0, 1, 1, 0, 3], [2, 2, 0, 1, 1], [0, 3, 0, 1, 2]])
+    small = Board.from_rows([[1, 2, 0, 0, 3], [0, 1, 1, 0, 3], [2, 2, 0, 1, 1], [0, 3, 0, 1, 2]])
     for name in solver_names():
-        solve(board, name, Limits(time=5.0))
-        solve(board.with_start((2, 2)), name, Limits(time=5.0))
+        solve(small, name, Limits(time=5.0))
+        solve(small.with_start((2, 2)), name, Limits(time=5.0))
+    for board in _boards_for_every_width():
+        # a short limit: the point is that the search runs (and so compiles), not that it ends
+        solve(board, "astar", Limits(time=0.2))
+        solve(board, "dfs", Limits(time=0.2))
     return time.monotonic() - t0
 
 

@@ -303,7 +303,7 @@ def _astar_run(  # type: ignore[no-untyped-def]
             if found >= 0 and np.int64(nodes[found, words + 1] >> np.uint64(32)) <= g2:
                 continue
             ctr[BOUNDS] += 1
-            f2 = g2 + bound_bits(child, child_front, colour_mask, adj_bits, expanded, layer, take, shape)
+            f2 = g2 + bound_bits(child, child_front, colour_mask, adj_bits, expanded, layer, take, shape, f - g2)
             if f2 >= ctr[UB]:
                 continue
             n = ctr[N_NODES]

@@ -23,12 +23,11 @@ from ..bitset import ctz, popcount as popcount_word
 from ..bound import BoundScratch, elimination_bound
 from ..flood import frontier
 from ..graph import RegionGraph
-from .base import Control, Outcome, register
+from .base import Control, Outcome, SliceBudget, register
 from .lookahead import first_answer
 
 EXHAUSTED, SLICE_DONE, IMPROVED = 0, 1, 2
 MEMO_WAYS = 4
-SLICE_NODES = 20_000
 MEMO_MAX_BYTES = 96 << 20  #: the memo is a cache: bigger buys little
 
 # ctr fields
@@ -254,12 +253,15 @@ def search(graph: RegionGraph, control: Control, incumbent: list[int]) -> Outcom
         order, n_child, next_child, path, gain, widens, beside_p,
     )
     status = SLICE_DONE
+    budget = SliceBudget()
     while not control.should_stop():
+        n = budget.start()
         status = _dfs_run(
             graph.colour_mask, graph.region_colour, graph.region_size, graph.adj_ptr, graph.adj_idx, zobrist,
             fl, fr, hashes, order, n_child, next_child, path, best, ctr, keys, vals, gain, widens, beside_p,
-            *scratch.args(), SLICE_NODES,
+            *scratch.args(), n,
         )
+        budget.done()
         if status == IMPROVED:
             best_codes = best[: ctr[BEST_LEN]].tolist()
             control.improved(best_codes, root_bound)

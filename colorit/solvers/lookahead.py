@@ -45,7 +45,7 @@ def _lookahead_moves(start_bits, start_front, colour_mask, adj_bits, region_colo
                 child[w] = flooded[w]
                 child_front[w] = front[w]
             play(child, child_front, colour_mask, c, adj_ptr, adj_idx)
-            h = bound_bits(child, child_front, colour_mask, adj_bits, e, lay, take, child)
+            h = bound_bits(child, child_front, colour_mask, adj_bits, e, lay, take, child, best_h)
             if h < best_h or (h == best_h and gain[c] > gain[best]):
                 best = c
                 best_h = h
