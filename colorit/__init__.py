@@ -4,7 +4,7 @@
 >>> board = Board.from_rows([[1, 2, 0, 0], [0, 1, 1, 0], [2, 2, 0, 1], [0, 0, 0, 1]])
 >>> answer = solve(board, "astar")
 >>> len(answer.moves), answer.proven_optimal
-(5, True)
+(4, True)
 """
 
 from __future__ import annotations

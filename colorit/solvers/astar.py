@@ -43,7 +43,7 @@ DEAD = np.uint64(1)
 NONE = np.uint64(0xFFFFFFFF)  #: "no node" in a link word's halves
 FIRST_CAPACITY = 1 << 15
 #: Word counts the search is compiled for (sets are padded up to the next one).
-WIDTH_TIERS = (4, 6, 8)
+WIDTH_TIERS = (2, 4, 6, 8)
 _DEBUG = bool(os.environ.get("COLORIT_DEBUG"))
 
 

@@ -4,8 +4,10 @@ a limit is reached.
 The first answer comes from ``lookahead`` (``greedy`` on graphs too big for bitset
 adjacency). A* then either proves it optimal or finds better. If A* stops on its memory
 cap with time left, the depth-first search (bounded memory) carries on from the best
-answer; on graphs too big for A* the depth-first search runs from the start. Either way
-the answer is the best found, with the best lower bound known.
+answer. On graphs wider than A*'s compiled widths (over 512 regions) A* would not finish,
+and only improves its answer once it does, so the depth-first search, which improves
+step by step, runs instead. Either way the answer is the best found, with the best
+lower bound known.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 from ..graph import RegionGraph
 from . import astar, dfs
 from .base import Control, Outcome, register
-from .lookahead import ASTAR_MAX_REGIONS, first_answer
+from .lookahead import first_answer
 
 
 @register("auto", "an answer at once, then A* until proven optimal or out of time or memory", exact=True, aliases=("default",))
@@ -22,7 +24,7 @@ def solve_auto(graph: RegionGraph, control: Control) -> Outcome:
     control.improved(best)
     lower = 0
     states = 0
-    if graph.n_regions <= ASTAR_MAX_REGIONS:
+    if graph.n_words <= max(astar.WIDTH_TIERS):
         out = astar.search(graph, control, best)
         if out.proven_optimal or out.stopped != "memory":
             return out

@@ -16,7 +16,7 @@ from .greedy import greedy_moves
 
 #: Above this many regions the bitset adjacency (R x R bits) is too big, and A* could not
 #: finish anyway; searches there start from ``greedy`` and use adjacency lists.
-ASTAR_MAX_REGIONS = 4096
+BITSET_MAX_REGIONS = 4096
 
 
 @kernel
@@ -69,7 +69,7 @@ def lookahead_moves(graph: RegionGraph) -> list[int]:
 
 def first_answer(graph: RegionGraph) -> list[int]:
     """The quick answer every search starts from."""
-    if graph.n_regions <= ASTAR_MAX_REGIONS:
+    if graph.n_regions <= BITSET_MAX_REGIONS:
         return lookahead_moves(graph)
     return greedy_moves(graph)
 
