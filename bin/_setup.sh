@@ -31,19 +31,43 @@ colorit_hash() {
     printf '%s %s' "$(cksum <"$colorit_root/pyproject.toml" | cut -d' ' -f1)" "$colorit_root"
 }
 
-# colorit_setup run|test: ensure the venv has colorit (plus the test extras for "test").
-# Sets COLORIT_SETUP_RAN=1 when it had to install.
+# What the kernels were compiled from: the package's sources (a pull that changes them
+# recompiles at setup, not inside the next solve's time limit).
+colorit_src_hash() {
+    cat "$colorit_root"/colorit/*.py "$colorit_root"/colorit/*/*.py 2>/dev/null | cksum | cut -d' ' -f1
+}
+
+# Compile the kernels again if the sources changed since the last warm-up.
+colorit_warm() {
+    local want stamp="$colorit_venv/.colorit-warm"
+    want="$(colorit_src_hash)"
+    if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]]; then
+        return 0
+    fi
+    colorit_say "compiling the solver kernels (once per version)"
+    if ! (cd "$colorit_root" && "$colorit_python" -m colorit.warmup) >&2; then
+        colorit_say "error: 'python -m colorit.warmup' failed"
+        exit 2
+    fi
+    printf '%s\n' "$want" >"$stamp"
+    COLORIT_SETUP_RAN=1
+}
+
+# colorit_setup run|test: ensure the venv has colorit (plus the test extras for "test"),
+# with its kernels compiled. Sets COLORIT_SETUP_RAN=1 when it had to install or compile.
 colorit_setup() {
     local kind="$1" want stamp extras
     want="$(colorit_hash)"
     stamp="$colorit_venv/.colorit-$kind"
     COLORIT_SETUP_RAN=0
     if [[ -x "$colorit_python" && -f "$stamp" && "$(cat "$stamp")" == "$want" ]]; then
+        colorit_warm
         return 0
     fi
     # a test setup is a superset of a run setup
     if [[ "$kind" == run && -x "$colorit_python" && -f "$colorit_venv/.colorit-test" \
         && "$(cat "$colorit_venv/.colorit-test")" == "$want" ]]; then
+        colorit_warm
         return 0
     fi
     local t0=$SECONDS log="$colorit_venv/setup.log"
@@ -69,11 +93,8 @@ colorit_setup() {
         colorit_say "error: pip install failed; see $log"
         exit 2
     fi
-    colorit_say "compiling the solver kernels (once)"
-    if ! (cd "$colorit_root" && "$colorit_python" -m colorit.warmup) >&2; then
-        colorit_say "error: 'python -m colorit.warmup' failed"
-        exit 2
-    fi
+    rm -f "$colorit_venv/.colorit-warm"
+    colorit_warm
     printf '%s\n' "$want" >"$stamp"
     colorit_say "ready in $((SECONDS - t0)) s"
     COLORIT_SETUP_RAN=1
