@@ -1,0 +1,150 @@
+"""The colour-elimination lower bound (``colorit.bound``): the list kernel
+(``lower_bound``/``elimination_bound``) and the bitset kernel (``elimination_bound_bits``)
+give the same value, which never exceeds the true optimum found by the naive exhaustive
+search, from the start and from positions reached by random moves."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import naive
+from boardgen import STABLE, boards, rows_of
+from colorit import Board, RegionGraph
+from colorit.bitset import from_bits, to_bits
+from colorit.bound import elimination_bound_bits, lower_bound
+from colorit.flood import count, frontier, play
+from colorit.graph import adjacency_bits
+
+GRID = [[1, 2, 0, 0], [0, 1, 1, 0], [2, 2, 0, 1], [0, 0, 0, 1]]  # optimum 4 from the corner
+
+
+def front_of(graph: RegionGraph, flooded: np.ndarray) -> np.ndarray:
+    front = np.zeros_like(flooded)
+    frontier(flooded, graph.adj_ptr, graph.adj_idx, front)
+    return front
+
+
+def bits_bound(graph: RegionGraph, flooded: np.ndarray, pad: int = 0) -> int:
+    """``elimination_bound_bits`` on the bitset adjacency, with ``pad`` extra zero words
+    on every set (the searches pad sets to a fixed width)."""
+    adj = adjacency_bits(graph)
+    masks = graph.colour_mask
+    fl, fr = flooded, front_of(graph, flooded)
+    if pad:
+        fl = np.concatenate([fl, np.zeros(pad, np.uint64)])
+        fr = np.concatenate([fr, np.zeros(pad, np.uint64)])
+        adj = np.concatenate([adj, np.zeros((adj.shape[0], pad), np.uint64)], axis=1)
+        masks = np.concatenate([masks, np.zeros((masks.shape[0], pad), np.uint64)], axis=1)
+    scratch = [np.zeros_like(fl) for _ in range(3)]
+    return int(elimination_bound_bits(fl, fr, masks, adj, *scratch))
+
+
+def colours_left(graph: RegionGraph, flooded: np.ndarray) -> int:
+    """Colours with a region outside the flood: each needs at least one more move."""
+    inside = set(from_bits(flooded))
+    return len({int(graph.region_colour[r]) for r in range(graph.n_regions) if r not in inside})
+
+
+def states_along(graph: RegionGraph, moves: list[int]) -> list[np.ndarray]:
+    """The flooded sets after each prefix of ``moves`` (codes), the start included."""
+    flooded = graph.initial_state()
+    front = front_of(graph, flooded)
+    out = [flooded.copy()]
+    for m in moves:
+        play(flooded, front, graph.colour_mask, m, graph.adj_ptr, graph.adj_idx)
+        out.append(flooded.copy())
+    return out
+
+
+# -- by hand ------------------------------------------------------------------------
+
+
+def test_hand_board() -> None:
+    g = RegionGraph.from_board(Board.from_rows(GRID))
+    # from region 0 (colour 1): layer {1 (2), 3 (0)}: no colour complete, blind step (1);
+    # layer {2, 4, 5}: colour 2 complete (R1, R5 taken) (2); layer {2, 4, 6}: colour 0
+    # complete (3); layer {4, 7}: colour 1 complete (4)
+    assert lower_bound(g) == 4 == naive.optimal_length(GRID)
+    assert bits_bound(g, g.initial_state()) == 4
+    # after 0, 2 (regions 0, 1, 3, 5 flooded) two moves remain: 0 then 1
+    flooded = to_bits([0, 1, 3, 5], g.n_regions)
+    assert lower_bound(g, flooded) == 2 == bits_bound(g, flooded)
+    everything = to_bits(range(8), g.n_regions)
+    assert lower_bound(g, everything) == 0 == bits_bound(g, everything)
+
+
+def test_one_colour_and_one_cell() -> None:
+    for rows in ([[3]], [[7, 7], [7, 7]]):
+        g = RegionGraph.from_board(Board.from_rows(rows))
+        assert lower_bound(g) == 0 == bits_bound(g, g.initial_state())
+
+
+def test_two_colours() -> None:
+    # from the middle column one move takes both side columns
+    g = RegionGraph.from_board(Board.from_rows([[2, 1, 2], [2, 1, 2]], start=(1, 1)))
+    assert lower_bound(g) == 1 == bits_bound(g, g.initial_state())
+    # from the middle of 1,2,1,2,1: play 2 (both 2s), then 1 (both ends)
+    g = RegionGraph.from_board(Board.from_rows([[1, 2, 1, 2, 1]], start=(0, 2)))
+    assert lower_bound(g) == 2 == bits_bound(g, g.initial_state())
+
+
+def test_strip_needs_one_move_per_region_beyond_the_start() -> None:
+    # all colours distinct along a strip: every region costs a move
+    rows = [list(range(9))]
+    for start in ((0, 0), (0, 4), (0, 8)):
+        g = RegionGraph.from_board(Board.from_rows(rows, start=start))
+        assert lower_bound(g) == 8 == naive.optimal_length(rows, start)
+
+
+# -- random boards ------------------------------------------------------------------
+
+
+@settings(STABLE, max_examples=250)
+@given(boards(min_colours=2, max_colours=8, for_bfs=True, wide_ids=False))
+def test_bound_never_exceeds_optimum(board: Board) -> None:
+    rows = rows_of(board)
+    g = RegionGraph.from_board(board)
+    bound = lower_bound(g)
+    assert bound == bits_bound(g, g.initial_state())
+    assert bound <= naive.optimal_length(rows, board.start)
+    assert bound >= colours_left(g, g.initial_state())
+    assert (bound == 0) == (g.n_regions == 1)
+
+
+@settings(STABLE, max_examples=150)
+@given(
+    boards(min_colours=2, max_colours=8, for_bfs=True, wide_ids=False),
+    st.lists(st.integers(0, 7), min_size=1, max_size=6),
+)
+def test_bound_along_a_game(board: Board, picks: list[int]) -> None:
+    """From each position random moves reach, the bound is admissible for what remains,
+    and is 0 exactly when everything is flooded."""
+    rows = rows_of(board)
+    g = RegionGraph.from_board(board)
+    moves = [p % g.n_colours for p in picks]
+    for i, flooded in enumerate(states_along(g, moves)):
+        bound = lower_bound(g, flooded)
+        assert bound == bits_bound(g, flooded)
+        assert bound == bits_bound(g, flooded, pad=3)
+        done = count(flooded) == g.n_regions
+        assert (bound == 0) == done
+        assert bound >= colours_left(g, flooded)
+        if not done:
+            grid = naive.play_all(board.codes.tolist(), moves[:i], board.start)
+            assert bound <= naive.optimal_length([list(r) for r in grid], board.start)
+    assert rows == rows_of(board)
+
+
+@settings(STABLE, max_examples=100)
+@given(boards(max_side=16, min_colours=2, max_colours=20, wide_ids=False), st.lists(st.integers(0, 19), max_size=30))
+def test_kernels_agree_on_bigger_boards(board: Board, picks: list[int]) -> None:
+    """Boards past one 64-bit word of regions: the list and bitset kernels agree."""
+    g = RegionGraph.from_board(board)
+    moves = [p % g.n_colours for p in picks]
+    for flooded in states_along(g, moves):
+        bound = lower_bound(g, flooded)
+        assert bound == bits_bound(g, flooded)
+        assert bound >= colours_left(g, flooded)
+        assert (bound == 0) == (count(flooded) == g.n_regions)

@@ -1,0 +1,390 @@
+"""The solvers (``colorit.solvers``): every answer replays to one colour on the cells, the
+baseline reproduces the original basic AI, the exact searches match the naive exhaustive
+search and the published optima, and limits, stop requests and the registry behave as
+documented."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+import naive
+from boardgen import STABLE, boards, rows_of
+import colorit
+from colorit import Board, ColoritError, Control, Limits, RegionGraph, Solution, get_solver, solve, solver_names
+from colorit.datasets import read_boards, read_lengths
+from colorit.generate import random_board
+
+EXACT = ("dfs", "astar", "auto")
+GRID = [[1, 2, 0, 0], [0, 1, 1, 0], [2, 2, 0, 1], [0, 0, 0, 1]]  # optimum 4 from the corner
+
+
+def assert_valid(board: Board, sol: Solution) -> None:
+    """The answer is in the board's own ids, solves it when played cell by cell (naive
+    flooding, no colorit code), wastes no move, and its bound is consistent."""
+    rows = rows_of(board)
+    ids = {int(v) for v in board.palette}
+    grid: naive.Grid = tuple(tuple(r) for r in rows)
+    for m in sol.moves:
+        assert type(m) is int and m in ids, f"move {m!r} is not one of the board's ids"
+        nxt = naive.flood(grid, board.start, m)
+        assert nxt != grid, f"{sol.algo}: move {m} absorbs nothing"
+        grid = nxt
+    assert naive.solved(grid), f"{sol.algo}: {sol.moves} does not solve {board!r}"
+    assert 0 <= sol.lower_bound <= len(sol.moves)
+    if sol.proven_optimal:
+        assert sol.lower_bound == len(sol.moves)
+        assert sol.stopped == ""
+
+
+def original_basic_ai(rows: list[list[int]]) -> list[int]:
+    """The original project's basic AI, on cells from the top-left corner: play the colour
+    of the first cell in reading order that differs from the start cell's colour."""
+    grid: naive.Grid = tuple(tuple(r) for r in rows)
+    moves = []
+    while not naive.solved(grid):
+        current = grid[0][0]
+        colour = next(v for row in grid for v in row if v != current)
+        moves.append(colour)
+        grid = naive.flood(grid, (0, 0), colour)
+    return moves
+
+
+def datasets_dir() -> Path:
+    env = os.environ.get("COLORIT_DATASETS")
+    return Path(env) if env else Path(__file__).resolve().parents[1].parent / "shared" / "datasets"
+
+
+# -- the registry and the Solution -------------------------------------------------------
+
+
+def test_registered_solvers() -> None:
+    names = solver_names()
+    assert set(names) >= {"linear", "greedy", "lookahead", "dfs", "astar", "auto"}
+    assert len(names) == len(set(names))
+    assert colorit.DEFAULT_ALGO in names
+    for name in names:
+        assert get_solver(name).name == name
+    assert {n for n in names if get_solver(n).exact} >= set(EXACT)
+    assert not get_solver("linear").exact and not get_solver("greedy").exact
+
+
+@pytest.mark.parametrize(
+    ("alias", "name"),
+    [
+        ("basic", "linear"),
+        ("a*", "astar"),
+        ("exact", "astar"),
+        ("default", "auto"),
+        ("  AStar ", "astar"),
+        ("DFS", "dfs"),
+    ],
+)
+def test_aliases(alias: str, name: str) -> None:
+    assert get_solver(alias).name == name
+    sol = solve(Board.from_rows(GRID), alias)
+    assert sol.algo == name
+    assert_valid(Board.from_rows(GRID), sol)
+
+
+def test_unknown_solver_is_a_clear_error() -> None:
+    with pytest.raises(ColoritError, match=r"unknown algorithm 'bfs'") as err:
+        get_solver("bfs")
+    for name in solver_names():
+        assert name in str(err.value)
+    assert "\n" not in str(err.value)
+    with pytest.raises(ColoritError, match="unknown algorithm"):
+        solve(Board.from_rows(GRID), "nope")
+    assert issubclass(ColoritError, ValueError)
+
+
+def test_solution_gap_and_length() -> None:
+    sol = Solution(moves=(1, 2, 3, 4, 5, 6), proven_optimal=False, lower_bound=4, elapsed=0.5)
+    assert len(sol) == 6
+    assert sol.gap == pytest.approx(0.5)
+    assert Solution((1, 2), True, 2, 0.0).gap == 0.0
+    assert Solution((1, 2), False, 0, 0.0).gap == 0.0  # no bound: no finite gap to report
+    with pytest.raises(AttributeError):
+        sol.moves = ()  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("algo", solver_names())
+def test_solution_fields(algo: str) -> None:
+    board = random_board(9, 7, 5, seed=11, start=(3, 4))
+    sol = solve(board, algo)
+    assert_valid(board, sol)
+    assert sol.algo == algo
+    assert sol.elapsed >= 0 and sol.states >= 0
+    assert 0.0 <= sol.gap
+    if get_solver(algo).exact:
+        opt = solve(board, "astar")
+        assert sol.proven_optimal and len(sol) == len(opt) == sol.lower_bound and sol.gap == 0.0
+
+
+@pytest.mark.parametrize("algo", solver_names())
+def test_progress_reports_shrink_to_the_answer(algo: str) -> None:
+    board = random_board(12, 12, 6, seed=4)
+    seen: list[tuple[int, int, float]] = []
+    sol = solve(board, algo, on_improve=lambda n, lb, t: seen.append((n, lb, t)))
+    assert seen, "no answer was reported"
+    lengths = [n for n, _, _ in seen]
+    assert lengths == sorted(set(lengths), reverse=True)  # strictly shorter each time
+    assert lengths[-1] == len(sol.moves)
+    assert all(t >= 0 for _, _, t in seen)
+
+
+@pytest.mark.parametrize("algo", solver_names())
+def test_solved_boards_need_no_move(algo: str) -> None:
+    for board in (Board.from_rows([[7]]), Board.from_rows([[-1] * 5] * 4, start=(3, 2))):
+        sol = solve(board, algo)
+        assert sol.moves == ()
+        assert sol.proven_optimal and sol.lower_bound == 0 and sol.gap == 0.0
+
+
+# -- every solver, any board --------------------------------------------------------------
+
+
+@settings(STABLE, max_examples=120)
+@given(boards(max_side=8, min_colours=1, max_colours=10))
+def test_every_solver_solves_any_board(board: Board) -> None:
+    """Rectangular boards up to 8x8, 1 to 10 colours with ids anywhere in 64 bits, any
+    start: each solver's moves are the board's own ids and flood it to one colour."""
+    lengths = {}
+    for algo in solver_names():
+        sol = solve(board, algo, Limits(time=20))
+        assert sol.algo == algo
+        assert_valid(board, sol)
+        lengths[algo] = len(sol)
+    # the exact solvers agree and nothing beats them
+    exact = {lengths[a] for a in EXACT}
+    assert len(exact) == 1
+    assert min(lengths.values()) == exact.pop()
+
+
+# -- linear is the original basic AI ------------------------------------------------------
+
+
+def test_linear_by_hand() -> None:
+    # 1 at (0,0): (0,1)=2 first differs -> 2; then (0,2)=0 -> 0 (takes the top row's 0s
+    # and (1,0)); then (1,1)=1 -> 1 (takes (1,1),(1,2) and the right column's 1s); then
+    # (2,0)=2 -> 2; then (2,2)=0 -> 0, and the board is all 0
+    moves = [2, 0, 1, 2, 0]
+    assert original_basic_ai(GRID) == moves
+    sol = solve(Board.from_rows(GRID), "linear")
+    assert list(sol.moves) == moves
+    assert not sol.proven_optimal  # 5 moves where 4 will do
+
+
+@settings(STABLE, max_examples=200)
+@given(boards(max_side=10, min_colours=1, max_colours=10, corner=True))
+def test_linear_reproduces_the_original_basic_ai(board: Board) -> None:
+    sol = solve(board, "linear")
+    assert list(sol.moves) == original_basic_ai(rows_of(board))
+
+
+# -- the exact solvers against exhaustive search ------------------------------------------
+
+
+@settings(STABLE, max_examples=300)
+@given(boards(min_colours=2, max_colours=12, for_bfs=True))
+def test_exact_solvers_match_exhaustive_search(board: Board) -> None:
+    """Boards of up to 30 cells (fewer with more colours), rectangular, any start, 2 to 12
+    colours: dfs, astar and auto find the optimum naive BFS finds, and prove it."""
+    optimum = naive.optimal_length(rows_of(board), board.start)
+    for algo in EXACT:
+        sol = solve(board, algo)
+        assert_valid(board, sol)
+        assert len(sol.moves) == optimum, f"{algo}: {len(sol.moves)} moves, optimum {optimum}, {board!r}"
+        assert sol.proven_optimal, f"{algo} did not prove {board!r}"
+        assert sol.lower_bound == optimum
+        assert sol.stopped == ""
+    for algo in ("linear", "greedy", "lookahead"):
+        assert len(solve(board, algo).moves) >= optimum
+
+
+def test_exact_solvers_on_a_hand_board() -> None:
+    board = Board.from_rows(GRID)
+    for algo in EXACT:
+        sol = solve(board, algo)
+        assert len(sol.moves) == 4 and sol.proven_optimal and sol.lower_bound == 4
+        assert naive.solved(naive.play_all(GRID, list(sol.moves)))
+
+
+# -- published optima --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "count", "algo"),
+    [
+        ("pc19_b14c6n1000", 30, "astar"),
+        ("pc19_b14c6n1000", 30, "auto"),
+        ("b10c15n1000", 30, "astar"),
+        ("b10c15n1000", 30, "auto"),
+        ("floodtest_b19c6n1000_center", 10, "astar"),
+    ],
+)
+def test_dataset_optima(name: str, count: int, algo: str) -> None:
+    folder = datasets_dir()
+    path, opt_path = folder / f"{name}.txt", folder / f"{name}.opt"
+    if not (path.is_file() and opt_path.is_file()):
+        pytest.skip(f"benchmark set {name} not found in {folder} (set COLORIT_DATASETS)")
+    boards_ = read_boards(path, limit=count)
+    optima = read_lengths(opt_path)[:count]
+    assert len(boards_) == count
+    if "center" in name:
+        assert all(b.start == (9, 9) for b in boards_)
+    got = []
+    for board in boards_:
+        sol = solve(board, algo, Limits(time=60))
+        board.check(list(sol.moves))
+        assert sol.proven_optimal
+        assert sol.lower_bound == len(sol.moves)
+        got.append(len(sol.moves))
+    assert got == optima
+
+
+# -- limits and stop requests --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("algo", ["auto", "dfs"])
+def test_time_limit_is_respected(algo: str) -> None:
+    board = random_board(100, 100, 20, seed=1)  # about 9,000 regions: greedy, then dfs
+    for warm in ("greedy", "dfs"):  # kernels compiled before timing
+        solve(random_board(8, 8, 5, seed=0), warm)
+    t0 = time.monotonic()
+    sol = solve(board, algo, Limits(time=1.0))
+    wall = time.monotonic() - t0
+    assert wall < 5.0, f"{algo} took {wall:.2f} s with a 1 s limit"
+    assert sol.elapsed >= 0.99
+    assert not sol.proven_optimal
+    assert sol.stopped == "time"
+    assert 0 < sol.lower_bound <= len(sol.moves)
+    assert sol.gap == pytest.approx((len(sol.moves) - sol.lower_bound) / sol.lower_bound)
+    assert np.unique(board.replay(list(sol.moves))).size == 1
+    assert set(sol.moves) <= set(range(20))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="astar ignores the time limit on big boards: solve_astar computes its first answer with lookahead_moves, "
+    "one unsliced kernel over R x R-bit adjacency, before the search checks the deadline "
+    "(about 3.5 s here with a 0.5 s limit; 46 s for lookahead on a 300x300 board)",
+)
+def test_astar_time_limit_on_a_big_board() -> None:
+    board = random_board(100, 100, 20, seed=1)  # about 9,000 regions
+    t0 = time.monotonic()
+    sol = solve(board, "astar", Limits(time=0.5))
+    wall = time.monotonic() - t0
+    assert sol.stopped == "time" and not sol.proven_optimal
+    assert wall < 2.0, f"astar took {wall:.2f} s with a 0.5 s limit"
+
+
+HARD = dict(width=24, height=24, colours=6, seed=1)  # A* needs far more than 2 MB here
+
+
+def test_astar_memory_cap() -> None:
+    board = random_board(**HARD)
+    sol = solve(board, "astar", Limits(memory=2_000_000, time=30))
+    assert sol.stopped == "memory"
+    assert not sol.proven_optimal
+    assert 0 < sol.lower_bound < len(sol.moves)
+    assert sol.elapsed < 10
+    board.check(list(sol.moves))
+    assert len(sol.moves) <= len(solve(board, "lookahead").moves)
+
+
+def test_memory_cap_on_an_easy_board_still_proves() -> None:
+    board = random_board(5, 6, 4, seed=2, start=(2, 3))
+    optimum = naive.optimal_length(rows_of(board), board.start)
+    for algo in ("astar", "auto"):
+        sol = solve(board, algo, Limits(memory=2_000_000))
+        assert sol.proven_optimal and len(sol.moves) == optimum and sol.stopped == ""
+
+
+def test_auto_carries_on_with_dfs_after_the_memory_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    from colorit.solvers import astar, dfs
+
+    calls: dict[str, object] = {}
+    real_astar, real_dfs = astar.search, dfs.search
+
+    def spy_astar(graph: RegionGraph, control: Control, incumbent: list[int]):  # type: ignore[no-untyped-def]
+        out = real_astar(graph, control, incumbent)
+        calls["astar"] = (out.stopped, list(out.codes), out.lower_bound)
+        return out
+
+    def spy_dfs(graph: RegionGraph, control: Control, incumbent: list[int]):  # type: ignore[no-untyped-def]
+        calls["dfs_incumbent"] = list(incumbent)
+        return real_dfs(graph, control, incumbent)
+
+    monkeypatch.setattr(astar, "search", spy_astar)
+    monkeypatch.setattr(dfs, "search", spy_dfs)
+    board = random_board(**HARD)
+    solve(board, "dfs", Limits(time=0.2))  # kernels compiled before timing
+    calls.clear()
+    t0 = time.monotonic()
+    sol = solve(board, "auto", Limits(memory=2_000_000, time=1.5))
+    assert time.monotonic() - t0 < 5
+    assert "astar" in calls and "dfs_incumbent" in calls, f"auto ran {sorted(calls)}"
+    a_stopped, a_codes, a_lower = calls["astar"]  # type: ignore[misc]
+    assert a_stopped == "memory"
+    assert calls["dfs_incumbent"] == a_codes  # dfs starts from A*'s best answer
+    assert_valid(board, sol)
+    assert len(sol.moves) <= len(a_codes)
+    assert sol.lower_bound >= a_lower  # A*'s bound is kept
+    assert sol.proven_optimal or sol.stopped == "time"
+
+
+@pytest.mark.parametrize("algo", ["astar", "dfs", "auto"])
+def test_stop_request_from_another_thread(algo: str) -> None:
+    board = random_board(24, 24, 6, seed=0)  # none of the searches proves it in seconds
+    # kernels compiled (or loaded from numba's cache) first: a compile cannot be interrupted
+    solve(board, algo, Limits(time=0.2))
+    control = Control(Limits(time=30))
+    result: dict[str, object] = {}
+    reported: list[int] = []
+
+    def run() -> None:
+        try:
+            result["sol"] = solve(board, algo, control=control, on_improve=lambda n, lb, t: reported.append(n))
+        except BaseException as e:  # noqa: BLE001  (re-raised in the test thread)
+            result["error"] = e
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    time.sleep(0.5)
+    stop_at = time.monotonic()
+    control.request_stop()
+    thread.join(timeout=10)
+    waited = time.monotonic() - stop_at
+    assert not thread.is_alive(), f"{algo} did not stop"
+    assert "error" not in result, result.get("error")
+    assert waited < 1.0, f"{algo} took {waited:.2f} s to stop"
+    sol = result["sol"]
+    assert isinstance(sol, Solution)
+    assert sol.stopped == "signal"
+    assert not sol.proven_optimal
+    assert_valid(board, sol)
+    assert reported and len(sol.moves) == min(reported)  # the best answer found
+    assert len(sol.moves) <= len(solve(board, "lookahead").moves)
+
+
+# -- determinism ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("algo", solver_names())
+def test_same_board_same_answer(algo: str) -> None:
+    for board in (
+        random_board(10, 10, 6, seed=21),
+        random_board(9, 13, 9, seed=22, start=(4, 6)),
+        Board.from_rows([[2**62, -(2**62), 0] * 4] * 3, start=(1, 5)),
+    ):
+        first = solve(board, algo).moves
+        again = solve(Board(board.cells.copy(), board.start), algo).moves
+        assert first == again
+        assert solve(board, algo).moves == first
