@@ -35,7 +35,8 @@ from ..bound import BoundScratch, bound_bits, elimination_bound
 from ..flood import frontier
 from ..graph import RegionGraph, adjacency_bits
 from .base import Control, Outcome, SliceBudget, register
-from .lookahead import lookahead_moves
+from . import dfs
+from .lookahead import BITSET_MAX_REGIONS, first_answer
 
 EXHAUSTED, SLICE_DONE, NEED_NODES, NEED_TABLE, IMPROVED = 0, 1, 2, 3, 4
 N_NODES, CUR_F, UB, GOAL, EXPANDED, GENERATED, TABLE_USED, BOUNDS = range(8)
@@ -400,7 +401,10 @@ def search(graph: RegionGraph, control: Control, incumbent: list[int]) -> Outcom
     colour_mask = _pad(graph.colour_mask, words)
     adj_bits = _pad(adjacency_bits(graph), words)
     root = _pad(root, words)
-    st = _Store(words, ub, FIRST_CAPACITY)
+    first = FIRST_CAPACITY
+    while first > 256 and first * (words + 2 + 2) * 8 > cap_bytes:
+        first //= 2
+    st = _Store(words, ub, first)
     st.nodes[0, :words] = root
     st.nodes[0, words] = _link(-1, -1)
     st.nodes[0, words + 1] = _meta(0, 0, np.uint64(0))
@@ -446,6 +450,9 @@ def search(graph: RegionGraph, control: Control, incumbent: list[int]) -> Outcom
 
 @register("astar", "exact A* on the region graph with the colour-elimination bound", exact=True, aliases=("a*", "exact"))
 def solve_astar(graph: RegionGraph, control: Control) -> Outcome:
-    incumbent = lookahead_moves(graph)
+    incumbent = first_answer(graph)
     control.improved(incumbent)
+    if graph.n_regions > BITSET_MAX_REGIONS:
+        # R x R adjacency bits would not fit; the depth-first search is exact too
+        return dfs.search(graph, control, incumbent)
     return search(graph, control, incumbent)

@@ -14,9 +14,10 @@ from ..graph import RegionGraph, adjacency_bits
 from .base import Control, Outcome, register
 from .greedy import greedy_moves
 
-#: Above this many regions the bitset adjacency (R x R bits) is too big, and A* could not
-#: finish anyway; searches there start from ``greedy`` and use adjacency lists.
-BITSET_MAX_REGIONS = 4096
+#: Above this many regions the bitset adjacency (R x R bits) costs too much and one
+#: lookahead pass (bound evaluations over the whole graph per move, in one kernel call)
+#: too long: searches there start from ``greedy`` and use adjacency lists.
+BITSET_MAX_REGIONS = 1024
 
 
 @kernel
