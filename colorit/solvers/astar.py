@@ -24,9 +24,6 @@ loops have a compile-time length: sets are padded to the next of ``WIDTH_TIERS``
 
 from __future__ import annotations
 
-import os
-import sys
-
 import numpy as np
 
 from .._jit import kernel
@@ -45,7 +42,6 @@ NONE = np.uint64(0xFFFFFFFF)  #: "no node" in a link word's halves
 FIRST_CAPACITY = 1 << 15
 #: Word counts the search is compiled for (sets are padded up to the next one).
 WIDTH_TIERS = (2, 4, 6, 8)
-_DEBUG = bool(os.environ.get("COLORIT_DEBUG"))
 
 
 # --- node records: [set words..., link = parent << 32 | next, meta = g << 32 | move << 8 | flags]
@@ -441,8 +437,6 @@ def search(graph: RegionGraph, control: Control, incumbent: list[int]) -> Outcom
                 break
             ctr[TABLE_USED] = st.grow_table(int(ctr[N_NODES]))
     states = int(ctr[EXPANDED])
-    if _DEBUG:
-        print("astar ctr", ctr.tolist(), "ub0", ub, "root", root_bound, file=sys.stderr)
     if stopped:
         return Outcome(best, False, min(int(ctr[CUR_F]), len(best)), states, stopped)
     return Outcome(best, True, len(best), states)
