@@ -35,20 +35,27 @@ _INT = re.compile(r"[+-]?[0-9]+", re.ASCII)
 _ROW = re.compile(r"[ \t]*[+-]?[0-9]+[ \t]*(?:,[ \t]*[+-]?[0-9]+[ \t]*)*", re.ASCII)
 
 
-def _read_lines(path: StrPath, what: str) -> list[str]:
-    """The file's lines without line ends (LF, CRLF or CR) or a UTF-8 BOM, trailing
-    blank lines dropped; ``BoardFormatError`` if it cannot be read or holds nothing."""
+def read_bytes(path: StrPath, what: str = "") -> bytes:
+    """The file's bytes; ``BoardFormatError`` naming the file and what went wrong (``what``
+    names the kind of file in the messages: "board", "answer")."""
     name = os.fspath(path)
     try:
-        data = Path(path).read_bytes()
+        return Path(path).read_bytes()
     except FileNotFoundError:
-        raise BoardFormatError(f"{name}: no such {what} file") from None
+        raise BoardFormatError(f"{name}: no such {what + ' ' if what else ''}file") from None
     except IsADirectoryError:
-        raise BoardFormatError(f"{name}: is a directory, not a {what} file") from None
+        raise BoardFormatError(f"{name}: is a directory, not a {what or 'board'} file") from None
     except PermissionError:
         raise BoardFormatError(f"{name}: permission denied") from None
     except OSError as e:
         raise BoardFormatError(f"{name}: cannot read: {(e.strerror or str(e)).lower()}") from None
+
+
+def _read_lines(path: StrPath, what: str) -> list[str]:
+    """The file's lines without line ends (LF, CRLF or CR) or a UTF-8 BOM, trailing
+    blank lines dropped; ``BoardFormatError`` if it cannot be read or holds nothing."""
+    name = os.fspath(path)
+    data = read_bytes(path, what)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:

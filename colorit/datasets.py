@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from .board import START_CORNER, Board, parse_start
+from .csvio import read_bytes
 from .errors import BoardFormatError, ColoritError
 
 StrPath = str | os.PathLike[str]
@@ -102,20 +103,6 @@ def lengths_are_proven(path: StrPath) -> bool:
 # -- reading -----------------------------------------------------------------------
 
 
-def _read_bytes(path: StrPath) -> bytes:
-    name = os.fspath(path)
-    try:
-        return Path(path).read_bytes()
-    except FileNotFoundError:
-        raise BoardFormatError(f"{name}: no such file") from None
-    except IsADirectoryError:
-        raise BoardFormatError(f"{name}: is a directory, not a board file") from None
-    except PermissionError:
-        raise BoardFormatError(f"{name}: permission denied") from None
-    except OSError as e:
-        raise BoardFormatError(f"{name}: cannot read: {(e.strerror or str(e)).lower()}") from None
-
-
 def _split_lines(data: bytes) -> list[bytes]:
     """Lines without line ends or trailing spaces; a UTF-8 BOM and trailing blank lines
     are dropped."""
@@ -142,7 +129,7 @@ def detect_format(path: StrPath, data: bytes | None = None) -> str:
     if suffix == ".csv":
         return "csv"
     if data is None:
-        data = _read_bytes(path)
+        data = read_bytes(path)
     lines = _split_lines(data)
     first = next((line for line in lines if line), b"")
     if not first:
@@ -305,7 +292,7 @@ def read_board_set(
     suffix = Path(path).suffix.lower()
     if suffix in LENGTH_SUFFIXES:
         raise BoardFormatError(f"{name}: is a lengths file (one move count per line), not boards")
-    data = None if suffix == ".csv" else _read_bytes(path)
+    data = None if suffix == ".csv" else read_bytes(path)
     if data is not None and b"\0" in data[:4096]:
         raise BoardFormatError(f"{name}: binary data, not a board file")
     fmt = "csv" if data is None else detect_format(path, data)
@@ -335,7 +322,7 @@ def read_lengths(path: StrPath) -> list[int]:
     """The move counts of a ``.opt``/``.best`` file: one whole number per line."""
     name = os.fspath(path)
     lengths: list[int] = []
-    for i, line in enumerate(_split_lines(_read_bytes(path)), start=1):
+    for i, line in enumerate(_split_lines(read_bytes(path)), start=1):
         text = line.strip(_SPACE)
         if not text.isdigit() or not text.isascii():
             what = "blank line" if not text else f"{text.decode('utf-8', 'replace')!r} is not a move count"
