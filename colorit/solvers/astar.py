@@ -24,6 +24,9 @@ loops have a compile-time length: sets are padded to the next of ``WIDTH_TIERS``
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
 import numpy as np
 
 from .._jit import kernel
@@ -378,8 +381,19 @@ class _Store:
             node = parent
 
 
-def search(graph: RegionGraph, control: Control, incumbent: list[int]) -> Outcome:
-    """A* from the start position, proving ``incumbent`` optimal or finding better."""
+def search(
+    graph: RegionGraph,
+    control: Control,
+    incumbent: list[int],
+    improve: Callable[[list[int]], Outcome] | None = None,
+    improve_after: float = 0.25,
+) -> Outcome:
+    """A* from the start position, proving ``incumbent`` optimal or finding better.
+
+    A* improves its answer only when it reaches the optimum. So if a time limit is set
+    and ``improve_after`` of it has passed, ``improve(best)`` (once) gets to look for a
+    shorter answer; one it finds becomes the search's bound, and the search goes on (or
+    ends, if ``improve`` proved its answer optimal)."""
     best = list(incumbent)
     n_col = graph.n_colours
     scratch = BoundScratch.for_graph(graph)
@@ -413,6 +427,7 @@ def search(graph: RegionGraph, control: Control, incumbent: list[int]) -> Outcom
     work = (*sets[:5], np.zeros(n_col, np.bool_), *sets[5:])
     stopped = ""
     budget = SliceBudget()
+    t_improve = control.started + improve_after * (control.deadline - control.started)
     while True:
         if control.should_stop():
             stopped = control.stop_reason
@@ -436,6 +451,14 @@ def search(graph: RegionGraph, control: Control, incumbent: list[int]) -> Outcom
                 stopped = "memory"
                 break
             ctr[TABLE_USED] = st.grow_table(int(ctr[N_NODES]))
+        if improve is not None and time.monotonic() >= t_improve:
+            better = improve(best)
+            improve = None
+            if len(better.codes) < len(best):
+                best = better.codes
+                ctr[UB] = len(best)
+            if better.proven_optimal:
+                return Outcome(best, True, len(best), int(ctr[EXPANDED]) + better.states)
     states = int(ctr[EXPANDED])
     if stopped:
         return Outcome(best, False, min(int(ctr[CUR_F]), len(best)), states, stopped)

@@ -6,7 +6,9 @@ adjacency). A* then either proves it optimal or finds better. If A* stops on its
 cap with time left, the depth-first search (bounded memory) carries on from the best
 answer. On graphs wider than A*'s compiled widths (over 512 regions) A* would not finish,
 and only improves its answer once it does, so the depth-first search, which improves
-step by step, runs instead. Either way the answer is the best found, with the best
+step by step, runs instead. For the same reason, when A* is still running after a
+quarter of the time limit, the depth-first search gets a third of the time left to
+improve the answer, and A* goes on with the better bound. Either way the answer is the best found, with the best
 lower bound known.
 """
 
@@ -25,7 +27,13 @@ def solve_auto(graph: RegionGraph, control: Control) -> Outcome:
     lower = 0
     states = 0
     if graph.n_words <= max(astar.WIDTH_TIERS):
-        out = astar.search(graph, control, best)
+
+        def improve(current: list[int]) -> Outcome:
+            # A* is taking long: let the depth-first search improve the answer for a
+            # third of the time left, then A* goes on with the better bound
+            return dfs.search(graph, control.sub(time_share=1 / 3), current)
+
+        out = astar.search(graph, control, best, improve=improve)
         if out.proven_optimal or out.stopped != "memory":
             return out
         best, lower, states = out.codes, out.lower_bound, out.states
