@@ -43,20 +43,11 @@ def n_words(n_bits: int) -> int:
 
 
 @kernel
-def bs_add(bits, i):  # type: ignore[no-untyped-def]
-    bits[i >> 6] |= np.uint64(1) << np.uint64(i & 63)
-
-
-@kernel
-def bs_has(bits, i):  # type: ignore[no-untyped-def]
-    return (bits[i >> 6] >> np.uint64(i & 63)) & np.uint64(1) != np.uint64(0)
-
-
-@kernel
-def bs_count(bits):  # type: ignore[no-untyped-def]
+def count(bits):  # type: ignore[no-untyped-def]
+    """Members of the set."""
     n = 0
     for w in range(bits.shape[0]):
-        n += popcount(bits[w])
+        n += np.int64(popcount(bits[w]))
     return n
 
 

@@ -66,11 +66,3 @@ def absorbed_cells(front, region_colour, region_size, out):  # type: ignore[no-u
             r = (w << 6) + np.int64(ctz(x))
             x &= x - np.uint64(1)
             out[region_colour[r]] += region_size[r]
-
-
-@kernel
-def count(bits):  # type: ignore[no-untyped-def]
-    n = 0
-    for w in range(bits.shape[0]):
-        n += np.int64(popcount(bits[w]))
-    return n

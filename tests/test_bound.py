@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 import naive
 from boardgen import STABLE, boards, rows_of
 from colorit import Board, RegionGraph
-from colorit.bitset import from_bits, to_bits
+from colorit.bitset import count, from_bits, to_bits
 from colorit.bound import elimination_bound_bits, lower_bound
-from colorit.flood import count, frontier, play
+from colorit.flood import frontier, play
 from colorit.graph import adjacency_bits
 
 GRID = [[1, 2, 0, 0], [0, 1, 1, 0], [2, 2, 0, 1], [0, 0, 0, 1]]  # optimum 4 from the corner

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 import naive
 from boardgen import STABLE
 from colorit import Board, RegionGraph
-from colorit.bitset import from_bits, to_bits
-from colorit.flood import count, frontier, play
+from colorit.bitset import count, from_bits, to_bits
+from colorit.flood import frontier, play
 from colorit.generate import random_board
 from colorit.graph import adjacency_bits
 

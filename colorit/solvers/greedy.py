@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import kernel
-from ..flood import absorbed_cells, count, frontier, play
+from ..bitset import count
+from ..flood import absorbed_cells, frontier, play
 from ..graph import RegionGraph
 from .base import Control, Outcome, register
 

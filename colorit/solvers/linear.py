@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import kernel
-from ..bitset import ctz
-from ..flood import count, frontier, play
+from ..bitset import count, ctz
+from ..flood import frontier, play
 from ..graph import RegionGraph
 from .base import Control, Outcome, register
 

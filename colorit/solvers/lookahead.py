@@ -9,7 +9,8 @@ import numpy as np
 
 from .._jit import kernel
 from ..bound import bound_bits
-from ..flood import absorbed_cells, count, play
+from ..bitset import count
+from ..flood import absorbed_cells, frontier, play
 from ..graph import RegionGraph, adjacency_bits
 from .base import Control, Outcome, register
 from .greedy import greedy_moves
@@ -57,8 +58,6 @@ def _lookahead_moves(start_bits, start_front, colour_mask, adj_bits, region_colo
 
 
 def lookahead_moves(graph: RegionGraph) -> list[int]:
-    from ..flood import frontier
-
     start = graph.initial_state()
     front = np.zeros_like(start)
     frontier(start, graph.adj_ptr, graph.adj_idx, front)
