@@ -3,14 +3,18 @@
 
 Popcount and count-trailing-zeros map onto single CPU instructions through LLVM
 intrinsics, which is what makes walking a set's members cheap in the search loops.
+``local_words`` gives a kernel scratch sets on its own stack: with a compile-time width
+LLVM keeps them in registers, where array arguments (which might alias each other) would
+be loaded and stored on every update.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from llvmlite import ir
-from numba import types
-from numba.extending import intrinsic
+from numba import carray, types
+from numba.core import cgutils
+from numba.extending import intrinsic, overload
 
 from ._jit import kernel
 
@@ -35,6 +39,32 @@ def ctz(typingctx, x):  # type: ignore[no-untyped-def]
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
 
     return sig, codegen
+
+
+@intrinsic
+def _stack_words(typingctx, shape):  # type: ignore[no-untyped-def]
+    """Pointer to ``len(shape)`` uint64 words in the calling kernel's stack frame."""
+    n = len(shape)
+    sig = types.CPointer(types.uint64)(shape)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return cgutils.alloca_once(builder, context.get_value_type(types.uint64), size=n)
+
+    return sig, codegen
+
+
+def local_words(shape):  # type: ignore[no-untyped-def]
+    """An uninitialised set of ``len(shape)`` words for use inside a kernel: on the
+    kernel's stack when ``shape`` is a tuple (a compile-time width), else on the heap."""
+    raise NotImplementedError("local_words is for kernels only")
+
+
+@overload(local_words)
+def _local_words(shape):  # type: ignore[no-untyped-def]
+    if isinstance(shape, types.BaseTuple):
+        n = len(shape)
+        return lambda shape: carray(_stack_words(shape), n)
+    return lambda shape: np.empty(shape.shape[0], dtype=np.uint64)
 
 
 def n_words(n_bits: int) -> int:

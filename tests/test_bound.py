@@ -37,8 +37,7 @@ def bits_bound(graph: RegionGraph, flooded: np.ndarray, pad: int = 0) -> int:
         fr = np.concatenate([fr, np.zeros(pad, np.uint64)])
         adj = np.concatenate([adj, np.zeros((adj.shape[0], pad), np.uint64)], axis=1)
         masks = np.concatenate([masks, np.zeros((masks.shape[0], pad), np.uint64)], axis=1)
-    scratch = [np.zeros_like(fl) for _ in range(3)]
-    return int(elimination_bound_bits(fl, fr, masks, adj, *scratch))
+    return int(elimination_bound_bits(fl, fr, masks, adj))
 
 
 def colours_left(graph: RegionGraph, flooded: np.ndarray) -> int:

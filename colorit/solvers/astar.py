@@ -30,7 +30,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .._jit import kernel
-from ..bitset import ctz, popcount
+from ..bitset import ctz, local_words, popcount
 from ..bound import BoundScratch, bound_bits, elimination_bound
 from ..flood import frontier
 from ..graph import RegionGraph, adjacency_bits
@@ -144,11 +144,16 @@ def _table_rebuild(table, nodes, n_nodes, words):  # type: ignore[no-untyped-def
 @kernel
 def _astar_run(  # type: ignore[no-untyped-def]
     colour_mask, region_colour, adj_bits, nodes, table, heads, hi, ctr, budget,
-    flooded, front, front_p, child, child_front, absorbs, expanded, layer, take, shape,
+    absorbs, shape,
 ):
     n_regions = region_colour.shape[0]
     words = len(shape)
     n_col = colour_mask.shape[0]
+    flooded = local_words(shape)
+    front = local_words(shape)
+    front_p = local_words(shape)
+    child = local_words(shape)
+    child_front = local_words(shape)
     while True:
         # the open node with the lowest f, deepest first
         ub = ctr[UB]
@@ -303,7 +308,7 @@ def _astar_run(  # type: ignore[no-untyped-def]
             if found >= 0 and np.int64(nodes[found, words + 1] >> np.uint64(32)) <= g2:
                 continue
             ctr[BOUNDS] += 1
-            f2 = g2 + bound_bits(child, child_front, colour_mask, adj_bits, expanded, layer, take, shape, f - g2)
+            f2 = g2 + bound_bits(child, child_front, colour_mask, adj_bits, shape, f - g2)
             if f2 >= ctr[UB]:
                 continue
             n = ctr[N_NODES]
@@ -423,8 +428,7 @@ def search(
     st.heads[root_bound, 0] = 0
     st.hi[root_bound] = 0
     ctr = np.array([1, root_bound, ub, -1, 0, 0, 1, 0], dtype=np.int64)
-    sets = [np.zeros(words, np.uint64) for _ in range(8)]
-    work = (*sets[:5], np.zeros(n_col, np.bool_), *sets[5:])
+    absorbs = np.zeros(n_col, np.bool_)
     stopped = ""
     budget = SliceBudget()
     t_improve = control.started + improve_after * (control.deadline - control.started)
@@ -434,7 +438,7 @@ def search(
             break
         n = budget.start()
         status = _astar_run(colour_mask, graph.region_colour, adj_bits, st.nodes, st.table, st.heads, st.hi,
-                            ctr, n, *work, shape)
+                            ctr, n, absorbs, shape)
         budget.done()
         if status == EXHAUSTED:
             break

@@ -30,9 +30,6 @@ def _lookahead_moves(start_bits, start_front, colour_mask, adj_bits, region_colo
     front = start_front.copy()
     child = np.empty_like(flooded)
     child_front = np.empty_like(flooded)
-    e = np.empty_like(flooded)
-    lay = np.empty_like(flooded)
-    take = np.empty_like(flooded)
     gain = np.zeros(n_col, dtype=np.int64)
     moves = np.empty(n, dtype=np.int32)
     k = 0
@@ -47,7 +44,7 @@ def _lookahead_moves(start_bits, start_front, colour_mask, adj_bits, region_colo
                 child[w] = flooded[w]
                 child_front[w] = front[w]
             play(child, child_front, colour_mask, c, adj_ptr, adj_idx)
-            h = bound_bits(child, child_front, colour_mask, adj_bits, e, lay, take, child, best_h)
+            h = bound_bits(child, child_front, colour_mask, adj_bits, child, best_h)
             if h < best_h or (h == best_h and gain[c] > gain[best]):
                 best = c
                 best_h = h
