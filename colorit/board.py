@@ -188,10 +188,14 @@ class Board:
 
     def check(self, moves: Sequence[int]) -> None:
         """Raise ``SolutionError`` unless ``moves`` (colour ids) leave one colour everywhere."""
-        grid, _ = _replay_cells(self.codes, self.start[0], self.start[1], self.codes_of(moves))
+        self.check_codes(self.codes_of(moves))
+
+    def check_codes(self, codes: np.ndarray) -> None:
+        """``check`` for moves given as colour codes (what the solvers answer in)."""
+        grid, _ = _replay_cells(self.codes, self.start[0], self.start[1], codes)
         left = int(np.count_nonzero(np.bincount(grid.ravel(), minlength=self.n_colours)))
         if left != 1:
-            raise SolutionError(f"after {len(moves)} moves the board still has {left} colours")
+            raise SolutionError(f"after {len(codes)} moves the board still has {left} colours")
 
     def is_solved(self) -> bool:
         return self.n_colours == 1

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
+
 from ..board import Board
 from ..graph import RegionGraph
 from .base import Control, Limits, Outcome, Solution, SolverSpec, get_solver, register, solver_names
@@ -41,8 +43,8 @@ def solve(
         control._on_improve = lambda codes, lb: on_improve(len(codes), lb, ctl.elapsed())  # noqa: SLF001
     graph = RegionGraph.from_board(board)
     outcome = spec.fn(graph, control)
+    board.check_codes(np.asarray(outcome.codes, dtype=np.int32))
     moves = tuple(board.ids_of(outcome.codes))
-    board.check(list(moves))
     lower = len(moves) if outcome.proven_optimal else min(outcome.lower_bound, len(moves))
     return Solution(
         moves=moves,

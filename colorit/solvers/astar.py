@@ -31,7 +31,7 @@ import numpy as np
 
 from .._jit import kernel
 from ..bitset import ctz, local_words, popcount
-from ..bound import BoundScratch, bound_bits, elimination_bound
+from ..bound import bound_bits
 from ..flood import frontier
 from ..graph import RegionGraph, adjacency_bits
 from .base import Control, Outcome, SliceBudget, register
@@ -350,15 +350,54 @@ def _pad(bits: np.ndarray, words: int) -> np.ndarray:
     return np.concatenate([bits, np.zeros(bits.shape[:-1] + (extra,), dtype=bits.dtype)], axis=-1)
 
 
+@kernel
+def _path_to(nodes, words, node):  # type: ignore[no-untyped-def]
+    """The moves from the root to ``node``, following parent links."""
+    depth = 0
+    x = node
+    while _parent_of(nodes[x, words]) >= 0:
+        depth += 1
+        x = _parent_of(nodes[x, words])
+    moves = np.empty(depth, dtype=np.int64)
+    x = node
+    for i in range(depth - 1, -1, -1):
+        moves[i] = np.int64((nodes[x, words + 1] >> np.uint64(8)) & np.uint64(0xFFFFFF))
+        x = _parent_of(nodes[x, words])
+    return moves
+
+
 class _Store:
-    """The search's node records, seen-state table and buckets, grown by doubling."""
+    """The search's node records, seen-state table and buckets, grown by doubling.
+
+    A store of the first capacity is kept for the next search of the same width
+    (``take``/``release``): a bench solves thousands of small boards, and fresh arrays
+    for each cost more than many of their searches."""
+
+    _spare: dict[int, _Store] = {}
 
     def __init__(self, words: int, ub: int, capacity: int) -> None:
         self.words = words
         self.nodes = np.zeros((capacity, words + 2), dtype=np.uint64)
         self.table = np.zeros(capacity * 2, dtype=np.uint64)
+        self.first = capacity
+        self._reset(ub)
+
+    def _reset(self, ub: int) -> None:
         self.heads = np.full((ub + 1, ub + 1), -1, dtype=np.int64)
         self.hi = np.full(ub + 1, -1, dtype=np.int64)
+
+    @classmethod
+    def take(cls, words: int, ub: int, capacity: int) -> _Store:
+        st = cls._spare.pop(words, None)
+        if st is None or st.capacity != capacity:
+            return cls(words, ub, capacity)
+        st.table.fill(0)
+        st._reset(ub)
+        return st
+
+    def release(self) -> None:
+        if self.capacity == self.first == FIRST_CAPACITY:
+            self._spare[self.words] = self
 
     @property
     def capacity(self) -> int:
@@ -377,13 +416,7 @@ class _Store:
         return int(_table_rebuild(self.table, self.nodes, n_used, self.words))
 
     def path_to(self, node: int) -> list[int]:
-        moves = []
-        while True:
-            parent = int(_parent_of(self.nodes[node, self.words]))
-            if parent < 0:
-                return moves[::-1]
-            moves.append(int(self.nodes[node, self.words + 1] >> np.uint64(8)) & 0xFFFFFF)
-            node = parent
+        return _path_to(self.nodes, self.words, node).tolist()  # type: ignore[no-any-return]
 
 
 def search(
@@ -401,25 +434,35 @@ def search(
     ends, if ``improve`` proved its answer optimal)."""
     best = list(incumbent)
     n_col = graph.n_colours
-    scratch = BoundScratch.for_graph(graph)
-    root = graph.initial_state()
-    root_front = np.zeros_like(root)
-    frontier(root, graph.adj_ptr, graph.adj_idx, root_front)
-    root_bound = int(elimination_bound(root, root_front, graph.colour_mask, graph.region_colour,
-                                       graph.adj_ptr, graph.adj_idx, *scratch.args()))
-    if graph.n_regions == 1 or root_bound >= len(best):
-        return Outcome(best, True, len(best), 1)
-    ub = len(best)
-    cap_bytes = control.limits.memory_bytes()
     words = padded_width(graph.n_words)
     shape = (0,) * words if words in WIDTH_TIERS else np.zeros(words)
     colour_mask = _pad(graph.colour_mask, words)
     adj_bits = _pad(adjacency_bits(graph), words)
-    root = _pad(root, words)
+    root = _pad(graph.initial_state(), words)
+    root_front = np.zeros_like(root)
+    frontier(root, graph.adj_ptr, graph.adj_idx, root_front)
+    root_bound = int(bound_bits(root, root_front, colour_mask, adj_bits, shape, len(best)))
+    if graph.n_regions == 1 or root_bound >= len(best):
+        return Outcome(best, True, len(best), 1)
+    ub = len(best)
+    cap_bytes = control.limits.memory_bytes()
     first = FIRST_CAPACITY
     while first > 256 and first * (words + 2 + 2) * 8 > cap_bytes:
         first //= 2
-    st = _Store(words, ub, first)
+    st = _Store.take(words, ub, first)
+    try:
+        return _search(st, graph, control, best, improve, improve_after, root, root_bound, colour_mask, adj_bits, shape)
+    finally:
+        st.release()
+
+
+def _search(st: _Store, graph: RegionGraph, control: Control, best: list[int],
+            improve: Callable[[list[int]], Outcome] | None, improve_after: float,
+            root: np.ndarray, root_bound: int, colour_mask: np.ndarray, adj_bits: np.ndarray,
+            shape: tuple[int, ...] | np.ndarray) -> Outcome:
+    words = st.words
+    ub = len(best)
+    cap_bytes = control.limits.memory_bytes()
     st.nodes[0, :words] = root
     st.nodes[0, words] = _link(-1, -1)
     st.nodes[0, words + 1] = _meta(0, 0, np.uint64(0))
@@ -428,7 +471,7 @@ def search(
     st.heads[root_bound, 0] = 0
     st.hi[root_bound] = 0
     ctr = np.array([1, root_bound, ub, -1, 0, 0, 1, 0], dtype=np.int64)
-    absorbs = np.zeros(n_col, np.bool_)
+    absorbs = np.zeros(graph.n_colours, np.bool_)
     stopped = ""
     budget = SliceBudget()
     t_improve = control.started + improve_after * (control.deadline - control.started)
