@@ -208,6 +208,22 @@ def test_exact_solvers_match_exhaustive_search(board: Board) -> None:
         assert len(solve(board, algo).moves) >= optimum
 
 
+@settings(STABLE, max_examples=150)
+@given(boards(min_colours=2, max_colours=8, for_bfs=True))
+def test_astar_deferring_children_stays_exact(board: Board) -> None:
+    """Past its node budget A* stores no child above the current level and expands the
+    parent again when the search gets there; from the first node on, and from a poor
+    first answer (the linear AI's), it still finds and proves the optimum."""
+    from colorit.solvers import astar
+    from colorit.solvers.linear import linear_moves
+
+    optimum = naive.optimal_length(rows_of(board), board.start)
+    graph = RegionGraph.from_board(board)
+    out = astar.search(graph, Control(Limits()), linear_moves(graph), defer_after=0)
+    assert len(out.codes) == optimum and out.proven_optimal and out.lower_bound == optimum
+    assert naive.solved(naive.play_all(rows_of(board), board.ids_of(out.codes), board.start))
+
+
 def test_exact_solvers_on_a_hand_board() -> None:
     board = Board.from_rows(GRID)
     for algo in EXACT:

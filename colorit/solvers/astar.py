@@ -39,10 +39,13 @@ from . import dfs
 from .lookahead import BITSET_MAX_REGIONS, first_answer
 
 EXHAUSTED, SLICE_DONE, NEED_NODES, NEED_TABLE, IMPROVED = 0, 1, 2, 3, 4
-N_NODES, CUR_F, UB, GOAL, EXPANDED, GENERATED, TABLE_USED, BOUNDS = range(8)
+N_NODES, CUR_F, UB, GOAL, EXPANDED, GENERATED, TABLE_USED, BOUNDS, DEFER_AFTER = range(9)
 DEAD = np.uint64(1)
 NONE = np.uint64(0xFFFFFFFF)  #: "no node" in a link word's halves
 FIRST_CAPACITY = 1 << 15
+#: Stored nodes after which children above the current level are made again when needed
+#: rather than stored (a little more time, a fraction of the memory).
+DEFER_AFTER_NODES = 1 << 20
 #: Word counts the search is compiled for (sets are padded up to the next one).
 WIDTH_TIERS = (2, 4, 6, 8)
 
@@ -241,6 +244,11 @@ def _astar_run(  # type: ignore[no-untyped-def]
 
         improved = False
         g2 = g + 1
+        # past DEFER_AFTER stored nodes, children above this level are not stored: the
+        # node goes back to the open list at the lowest of their levels, and makes them
+        # again if the search gets there
+        defer = ctr[N_NODES] > ctr[DEFER_AFTER]
+        deferred = ctr[UB]
         for c in range(n_col):
             if not absorbs[c]:
                 continue
@@ -311,6 +319,10 @@ def _astar_run(  # type: ignore[no-untyped-def]
             f2 = g2 + bound_bits(child, child_front, colour_mask, adj_bits, shape, f - g2)
             if f2 >= ctr[UB]:
                 continue
+            if defer and f2 > f:
+                if f2 < deferred:
+                    deferred = f2
+                continue
             n = ctr[N_NODES]
             ctr[N_NODES] = n + 1
             for w in range(words):
@@ -328,6 +340,11 @@ def _astar_run(  # type: ignore[no-untyped-def]
                 hi[f2] = g2
             if f2 < ctr[CUR_F]:
                 ctr[CUR_F] = f2
+        if deferred < ctr[UB]:
+            nodes[node, words] = _link(parent, heads[deferred, g])
+            heads[deferred, g] = node
+            if g > hi[deferred]:
+                hi[deferred] = g
         if improved:
             return IMPROVED
 
@@ -425,6 +442,7 @@ def search(
     incumbent: list[int],
     improve: Callable[[list[int]], Outcome] | None = None,
     improve_after: float = 0.25,
+    defer_after: int | None = None,
 ) -> Outcome:
     """A* from the start position, proving ``incumbent`` optimal or finding better.
 
@@ -451,7 +469,8 @@ def search(
         first //= 2
     st = _Store.take(words, ub, first)
     try:
-        return _search(st, graph, control, best, improve, improve_after, root, root_bound, colour_mask, adj_bits, shape)
+        return _search(st, graph, control, best, improve, improve_after, root, root_bound, colour_mask, adj_bits, shape,
+                       DEFER_AFTER_NODES if defer_after is None else defer_after)
     finally:
         st.release()
 
@@ -459,7 +478,7 @@ def search(
 def _search(st: _Store, graph: RegionGraph, control: Control, best: list[int],
             improve: Callable[[list[int]], Outcome] | None, improve_after: float,
             root: np.ndarray, root_bound: int, colour_mask: np.ndarray, adj_bits: np.ndarray,
-            shape: tuple[int, ...] | np.ndarray) -> Outcome:
+            shape: tuple[int, ...] | np.ndarray, defer_after: int) -> Outcome:
     words = st.words
     ub = len(best)
     cap_bytes = control.limits.memory_bytes()
@@ -470,7 +489,7 @@ def _search(st: _Store, graph: RegionGraph, control: Control, best: list[int],
     st.table[root_hash & (st.table.shape[0] - 1)] = np.uint64(((root_hash >> 32) << 32) | 1)
     st.heads[root_bound, 0] = 0
     st.hi[root_bound] = 0
-    ctr = np.array([1, root_bound, ub, -1, 0, 0, 1, 0], dtype=np.int64)
+    ctr = np.array([1, root_bound, ub, -1, 0, 0, 1, 0, defer_after], dtype=np.int64)
     absorbs = np.zeros(graph.n_colours, np.bool_)
     stopped = ""
     budget = SliceBudget()
