@@ -30,7 +30,7 @@ def _boards_for_every_width() -> list[Board]:
         if width in wanted:
             wanted.discard(width)
             found.append(board)
-        side += 2
+        side += 1
         seed += 1
     return found
 

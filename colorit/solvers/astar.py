@@ -47,7 +47,7 @@ FIRST_CAPACITY = 1 << 15
 #: rather than stored (a little more time, a fraction of the memory).
 DEFER_AFTER_NODES = 1 << 20
 #: Word counts the search is compiled for (sets are padded up to the next one).
-WIDTH_TIERS = (2, 4, 6, 8)
+WIDTH_TIERS = (2, 3, 4, 5, 6, 7, 8)
 
 
 # --- node records: [set words..., link = parent << 32 | next, meta = g << 32 | move << 8 | flags]
