@@ -324,8 +324,8 @@ def test_auto_carries_on_with_dfs_after_the_memory_cap(monkeypatch: pytest.Monke
     calls: dict[str, object] = {}
     real_astar, real_dfs = astar.search, dfs.search
 
-    def spy_astar(graph: RegionGraph, control: Control, incumbent: list[int], **options):  # type: ignore[no-untyped-def]
-        out = real_astar(graph, control, incumbent, **options)
+    def spy_astar(graph: RegionGraph, control: Control, incumbent: list[int], *args, **options):  # type: ignore[no-untyped-def]
+        out = real_astar(graph, control, incumbent, *args, **options)
         calls["astar"] = (out.stopped, list(out.codes), out.lower_bound)
         return out
 

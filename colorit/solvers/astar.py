@@ -25,7 +25,7 @@ loops have a compile-time length: sets are padded to the next of ``WIDTH_TIERS``
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -436,20 +436,24 @@ class _Store:
         return _path_to(self.nodes, self.words, node).tolist()  # type: ignore[no-any-return]
 
 
+#: A helper the search calls once, when ``time.monotonic()`` passes the time it comes
+#: with: given the best answer so far, it may return a shorter one (``Outcome``).
+Helper = tuple[float, Callable[[list[int]], Outcome]]
+
+
 def search(
     graph: RegionGraph,
     control: Control,
     incumbent: list[int],
-    improve: Callable[[list[int]], Outcome] | None = None,
-    improve_after: float = 0.25,
+    helpers: Sequence[Helper] = (),
     defer_after: int | None = None,
 ) -> Outcome:
     """A* from the start position, proving ``incumbent`` optimal or finding better.
 
-    A* improves its answer only when it reaches the optimum. So if a time limit is set
-    and ``improve_after`` of it has passed, ``improve(best)`` (once) gets to look for a
-    shorter answer; one it finds becomes the search's bound, and the search goes on (or
-    ends, if ``improve`` proved its answer optimal)."""
+    A* improves its answer only when it reaches the optimum, so a caller with a time
+    limit passes ``helpers``: quicker searches that run (once each, between slices) when
+    their time comes. A shorter answer one returns becomes the search's bound; if it is
+    proven optimal, the search ends. ``defer_after`` (stored nodes) is for tests."""
     best = list(incumbent)
     n_col = graph.n_colours
     words = padded_width(graph.n_words)
@@ -469,14 +473,14 @@ def search(
         first //= 2
     st = _Store.take(words, ub, first)
     try:
-        return _search(st, graph, control, best, improve, improve_after, root, root_bound, colour_mask, adj_bits, shape,
+        return _search(st, graph, control, best, helpers, root, root_bound, colour_mask, adj_bits, shape,
                        DEFER_AFTER_NODES if defer_after is None else defer_after)
     finally:
         st.release()
 
 
 def _search(st: _Store, graph: RegionGraph, control: Control, best: list[int],
-            improve: Callable[[list[int]], Outcome] | None, improve_after: float,
+            helpers: Sequence[Helper],
             root: np.ndarray, root_bound: int, colour_mask: np.ndarray, adj_bits: np.ndarray,
             shape: tuple[int, ...] | np.ndarray, defer_after: int) -> Outcome:
     words = st.words
@@ -493,7 +497,7 @@ def _search(st: _Store, graph: RegionGraph, control: Control, best: list[int],
     absorbs = np.zeros(graph.n_colours, np.bool_)
     stopped = ""
     budget = SliceBudget()
-    t_improve = control.started + improve_after * (control.deadline - control.started)
+    waiting = sorted(helpers, key=lambda helper: helper[0])
     while True:
         if control.should_stop():
             stopped = control.stop_reason
@@ -517,12 +521,12 @@ def _search(st: _Store, graph: RegionGraph, control: Control, best: list[int],
                 stopped = "memory"
                 break
             ctr[TABLE_USED] = st.grow_table(int(ctr[N_NODES]))
-        if improve is not None and time.monotonic() >= t_improve:
-            better = improve(best)
-            improve = None
+        while waiting and time.monotonic() >= waiting[0][0]:
+            better = waiting.pop(0)[1](best)
             if len(better.codes) < len(best):
-                best = better.codes
+                best = list(better.codes)
                 ctr[UB] = len(best)
+                control.improved(best, int(ctr[CUR_F]))
             if better.proven_optimal:
                 return Outcome(best, True, len(best), int(ctr[EXPANDED]) + better.states)
     states = int(ctr[EXPANDED])

@@ -2,14 +2,15 @@
 a limit is reached.
 
 The first answer comes from ``lookahead`` (``greedy`` on graphs too big for bitset
-adjacency). A* then either proves it optimal or finds better. If A* stops on its memory
-cap with time left, the depth-first search (bounded memory) carries on from the best
-answer. On graphs wider than A*'s compiled widths (over 512 regions) A* would not finish,
-and only improves its answer once it does, so the depth-first search, which improves
-step by step, runs instead. For the same reason, when A* is still running after a
-quarter of the time limit, the depth-first search gets a third of the time left to
-improve the answer, and A* goes on with the better bound. Either way the answer is the best found, with the best
-lower bound known.
+adjacency); it also bounds what A* stores, which is why it is worked out before A*
+starts rather than on demand. A* then either proves it optimal or finds better. A*
+improves its answer only when it reaches the optimum, so when it is still running after
+a quarter of the time limit, the depth-first search (which improves step by step) gets a
+third of the time left to improve the answer, and A* goes on with the better bound. If
+A* stops on its memory cap with time left, the depth-first search (bounded memory)
+carries on from the best answer. On graphs wider than A*'s compiled widths (over 512
+regions) A* would not finish, so the depth-first search runs instead. Either way the
+answer is the best found, with the best lower bound known.
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ from ..graph import RegionGraph
 from . import astar, dfs
 from .base import Control, Outcome, register
 from .lookahead import first_answer
+
+#: Share of the time limit after which the depth-first search helps A*.
+IMPROVE_AFTER = 0.25
 
 
 @register("auto", "an answer at once, then A* until proven optimal or out of time or memory", exact=True, aliases=("default",))
@@ -33,7 +37,10 @@ def solve_auto(graph: RegionGraph, control: Control) -> Outcome:
             # third of the time left, then A* goes on with the better bound
             return dfs.search(graph, control.sub(time_share=1 / 3), current)
 
-        out = astar.search(graph, control, best, improve=improve)
+        helpers: list[astar.Helper] = []
+        if control.deadline != float("inf"):
+            helpers.append((control.started + IMPROVE_AFTER * (control.deadline - control.started), improve))
+        out = astar.search(graph, control, best, helpers)
         if out.proven_optimal or out.stopped != "memory":
             return out
         best, lower, states = out.codes, out.lower_bound, out.states
