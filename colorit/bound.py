@@ -25,11 +25,14 @@ from .graph import RegionGraph
 @kernel
 def elimination_bound(  # type: ignore[no-untyped-def]
     flooded, front, colour_mask, region_colour, adj_ptr, adj_idx,
-    expanded, layer, nxt, mark, stamp, cnt_rem, cnt_lay, elim,
+    expanded, layer, nxt, mark, stamp, cnt_rem, cnt_lay, elim, limit,
 ):
     """Lower bound on the moves still needed from ``flooded`` (whose frontier is ``front``).
 
-    The other arguments are scratch arrays from ``BoundScratch``.
+    The other arguments are scratch arrays from ``BoundScratch``, and ``limit``: once the
+    bound is known to exceed it, a lower value above it is returned at once (moves counted
+    plus one per colour present: a colour-blind step never removes a colour, an
+    elimination counts one move per colour it removes).
     """
     words = flooded.shape[0]
     n_col = colour_mask.shape[0]
@@ -60,11 +63,18 @@ def elimination_bound(  # type: ignore[no-untyped-def]
     h = 0
     while True:
         n_elim = 0
+        n_present = 0
         for c in range(n_col):
             e = cnt_rem[c] > 0 and cnt_lay[c] == cnt_rem[c]
             elim[c] = e
             if e:
                 n_elim += 1
+            if cnt_rem[c] > 0:
+                n_present += 1
+        if h + n_present > limit:
+            return h + n_present
+        if n_elim == 0 and h + 1 + n_present > limit:
+            return h + 1 + n_present
         # split the layer: regions taken now go to the front of ``layer``, the rest to ``nxt``
         n_take = 0
         n_next = 0
@@ -135,8 +145,9 @@ class BoundScratch:
         return (self.expanded, self.layer, self.nxt, self.mark, self.stamp, self.cnt_rem, self.cnt_lay, self.elim)
 
 
-def lower_bound(graph: RegionGraph, flooded: np.ndarray | None = None) -> int:
-    """The colour-elimination bound for ``flooded`` (default: the start position)."""
+def lower_bound(graph: RegionGraph, flooded: np.ndarray | None = None, limit: int = 1 << 62) -> int:
+    """The colour-elimination bound for ``flooded`` (default: the start position); past
+    ``limit``, some value above ``limit`` and not above the bound."""
     from .flood import frontier
 
     bits = graph.initial_state() if flooded is None else flooded
@@ -144,7 +155,9 @@ def lower_bound(graph: RegionGraph, flooded: np.ndarray | None = None) -> int:
     frontier(bits, graph.adj_ptr, graph.adj_idx, front)
     scratch = BoundScratch.for_graph(graph)
     return int(
-        elimination_bound(bits, front, graph.colour_mask, graph.region_colour, graph.adj_ptr, graph.adj_idx, *scratch.args())
+        elimination_bound(
+            bits, front, graph.colour_mask, graph.region_colour, graph.adj_ptr, graph.adj_idx, *scratch.args(), limit
+        )
     )
 
 
@@ -175,18 +188,17 @@ def bound_bits(flooded, front, colour_mask, adj_bits, shape, limit):  # type: ig
         for w in range(words):
             take[w] = 0
         for c in range(n_col):
-            present = False
-            inside = True
+            # branch-free over the words: is c still present, and are all its
+            # remaining regions in the layer?
+            rem = np.uint64(0)
+            out = np.uint64(0)
             for w in range(words):
-                rem = colour_mask[c, w] & ~expanded[w]
-                if rem != np.uint64(0):
-                    present = True
-                    if rem & ~layer[w]:
-                        inside = False
-                        break
-            if present:
+                m = colour_mask[c, w] & ~expanded[w]
+                rem |= m
+                out |= m & ~layer[w]
+            if rem != np.uint64(0):
                 n_present += 1
-                if inside:
+                if out == np.uint64(0):
                     n_elim += 1
                     for w in range(words):
                         take[w] |= colour_mask[c, w] & ~expanded[w]
@@ -197,7 +209,12 @@ def bound_bits(flooded, front, colour_mask, adj_bits, shape, limit):  # type: ig
         if n_elim > 0:
             h += n_elim
         else:
+            # a colour-blind step never removes a colour (one whose regions all lie in
+            # the layer would have been eliminated instead): if it takes the count past
+            # the limit, the layer it would reach need not be worked out
             h += 1
+            if h + n_present > limit:
+                return h + n_present
             for w in range(words):
                 take[w] = layer[w]
         for w in range(words):
@@ -214,6 +231,8 @@ def bound_bits(flooded, front, colour_mask, adj_bits, shape, limit):  # type: ig
             layer[w] &= ~expanded[w]
 
 
-def elimination_bound_bits(flooded: np.ndarray, front: np.ndarray, colour_mask: np.ndarray, adj_bits: np.ndarray) -> int:
+def elimination_bound_bits(
+    flooded: np.ndarray, front: np.ndarray, colour_mask: np.ndarray, adj_bits: np.ndarray, limit: int = 1 << 62
+) -> int:
     """``bound_bits`` at the sets' own width (run-time word loops), for Python callers."""
-    return int(bound_bits(flooded, front, colour_mask, adj_bits, flooded, 1 << 62))
+    return int(bound_bits(flooded, front, colour_mask, adj_bits, flooded, limit))

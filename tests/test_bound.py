@@ -26,7 +26,7 @@ def front_of(graph: RegionGraph, flooded: np.ndarray) -> np.ndarray:
     return front
 
 
-def bits_bound(graph: RegionGraph, flooded: np.ndarray, pad: int = 0) -> int:
+def bits_bound(graph: RegionGraph, flooded: np.ndarray, pad: int = 0, limit: int = 1 << 62) -> int:
     """``elimination_bound_bits`` on the bitset adjacency, with ``pad`` extra zero words
     on every set (the searches pad sets to a fixed width)."""
     adj = adjacency_bits(graph)
@@ -37,7 +37,7 @@ def bits_bound(graph: RegionGraph, flooded: np.ndarray, pad: int = 0) -> int:
         fr = np.concatenate([fr, np.zeros(pad, np.uint64)])
         adj = np.concatenate([adj, np.zeros((adj.shape[0], pad), np.uint64)], axis=1)
         masks = np.concatenate([masks, np.zeros((masks.shape[0], pad), np.uint64)], axis=1)
-    return int(elimination_bound_bits(fl, fr, masks, adj))
+    return int(elimination_bound_bits(fl, fr, masks, adj, limit))
 
 
 def colours_left(graph: RegionGraph, flooded: np.ndarray) -> int:
@@ -147,3 +147,23 @@ def test_kernels_agree_on_bigger_boards(board: Board, picks: list[int]) -> None:
         assert bound == bits_bound(g, flooded)
         assert bound >= colours_left(g, flooded)
         assert (bound == 0) == (count(flooded) == g.n_regions)
+
+
+@settings(STABLE, max_examples=100)
+@given(boards(max_side=12, min_colours=2, max_colours=10, wide_ids=False), st.lists(st.integers(0, 9), max_size=12))
+def test_limit_stops_early_with_a_lower_value_past_it(board: Board, picks: list[int]) -> None:
+    """Given a limit, both kernels return the bound when it is within the limit, and
+    otherwise the same value above the limit and not above the bound (what a search
+    needs to reject a node, found without the rest of the work)."""
+    g = RegionGraph.from_board(board)
+    moves = [p % g.n_colours for p in picks]
+    for flooded in states_along(g, moves):
+        bound = lower_bound(g, flooded)
+        for limit in range(bound + 2):
+            listed = lower_bound(g, flooded, limit)
+            assert listed == bits_bound(g, flooded, limit=limit)
+            assert listed == bits_bound(g, flooded, pad=2, limit=limit)
+            if bound <= limit:
+                assert listed == bound
+            else:
+                assert limit < listed <= bound

@@ -200,7 +200,7 @@ def _dfs_run(  # type: ignore[no-untyped-def]
             continue
         h = elimination_bound(
             fl[g], fr[g], colour_mask, region_colour, adj_ptr, adj_idx,
-            expanded, layer, nxt, mark, stamp, cnt_rem, cnt_lay, elim,
+            expanded, layer, nxt, mark, stamp, cnt_rem, cnt_lay, elim, ctr[BEST_LEN] - g - 1,
         )
         if g + h >= ctr[BEST_LEN]:
             continue
@@ -225,7 +225,7 @@ def search(graph: RegionGraph, control: Control, incumbent: list[int]) -> Outcom
     root_front = np.zeros_like(root)
     frontier(root, graph.adj_ptr, graph.adj_idx, root_front)
     args = (graph.colour_mask, graph.region_colour, graph.adj_ptr, graph.adj_idx)
-    root_bound = int(elimination_bound(root, root_front, *args, *scratch.args()))
+    root_bound = int(elimination_bound(root, root_front, *args, *scratch.args(), 1 << 62))
     if graph.n_regions == 1 or root_bound >= len(best_codes):
         return Outcome(best_codes, True, len(best_codes), 1)
     depth_cap = len(best_codes) + 1
