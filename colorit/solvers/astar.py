@@ -42,7 +42,7 @@ EXHAUSTED, SLICE_DONE, NEED_NODES, NEED_TABLE, IMPROVED = 0, 1, 2, 3, 4
 N_NODES, CUR_F, UB, GOAL, EXPANDED, GENERATED, TABLE_USED, BOUNDS, DEFER_AFTER = range(9)
 DEAD = np.uint64(1)
 NONE = np.uint64(0xFFFFFFFF)  #: "no node" in a link word's halves
-FIRST_CAPACITY = 1 << 15
+FIRST_CAPACITY = 1 << 12
 #: Stored nodes after which children above the current level are made again when needed
 #: rather than stored (a little more time, a fraction of the memory).
 DEFER_AFTER_NODES = 1 << 20
