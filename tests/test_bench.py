@@ -68,7 +68,7 @@ def test_json_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert set(SUMMARY_KEYS) <= set(doc)
     assert doc["boards"] == 6
     assert doc["total_moves"] == sum(greedy_lengths(boards_file))
-    assert doc["proven"] == 0  # greedy proves nothing on random boards
+    assert doc["proven"] == 0 and doc["proven_moves"] == 0  # greedy proves nothing on random boards
     assert 0 < doc["median_ms"] <= doc["max_ms"]
     assert doc["peak_rss_mb"] > 10
     assert doc["wall_s"] > 0 and doc["interrupted"] is False
@@ -76,6 +76,15 @@ def test_json_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     for key in SUMMARY_KEYS:
         assert key in printed
     assert any(line.split() == ["total_moves", str(doc["total_moves"])] for line in printed.splitlines())
+
+
+def test_json_summary_counts_the_proven_moves(tmp_path: Path) -> None:
+    boards_file = make_set(tmp_path, n=4)
+    summary = tmp_path / "summary.json"
+    assert main([str(boards_file), "--algo", "astar", "--json", str(summary), "--quiet"]) == 0
+    doc = json.loads(summary.read_text())
+    assert doc["proven"] == 4
+    assert doc["proven_moves"] == doc["total_moves"] == sum(len(solve(b, "astar").moves) for b in read_boards(boards_file))
 
 
 def test_limit_and_several_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

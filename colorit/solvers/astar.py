@@ -17,9 +17,15 @@ that would have reached more if played one move earlier is skipped. A hash table
 states keeps the fewest moves that reached each; a state reached again with fewer moves
 replaces the old node.
 
+Past ``DEFER_AFTER_NODES`` stored nodes the expansion is partial: children above the
+current level are not stored, and their parent goes back to the open list at the lowest
+of their levels, to make them again only if the search gets there (it usually ends a
+level below). That keeps memory close to the number of nodes expanded.
+
 The kernel runs in slices and returns when it needs bigger arrays; Python grows them
 within the memory cap, or stops with the best answer and the lower bound it has. Its word
-loops have a compile-time length: sets are padded to the next of ``WIDTH_TIERS``.
+loops have a compile-time length (sets are padded to the next of ``WIDTH_TIERS``) and its
+work sets live on its stack, in registers.
 """
 
 from __future__ import annotations
