@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from typing import ClassVar
 
 import numpy as np
 
@@ -326,8 +327,7 @@ def _astar_run(  # type: ignore[no-untyped-def]
             if f2 >= ctr[UB]:
                 continue
             if defer and f2 > f:
-                if f2 < deferred:
-                    deferred = f2
+                deferred = min(deferred, f2)
                 continue
             n = ctr[N_NODES]
             ctr[N_NODES] = n + 1
@@ -349,8 +349,7 @@ def _astar_run(  # type: ignore[no-untyped-def]
         if deferred < ctr[UB]:
             nodes[node, words] = _link(parent, heads[deferred, g])
             heads[deferred, g] = node
-            if g > hi[deferred]:
-                hi[deferred] = g
+            hi[deferred] = max(hi[deferred], g)
         if improved:
             return IMPROVED
 
@@ -396,7 +395,7 @@ class _Store:
     (``take``/``release``): a bench solves thousands of small boards, and fresh arrays
     for each cost more than many of their searches."""
 
-    _spare: dict[int, _Store] = {}
+    _spare: ClassVar[dict[int, _Store]] = {}
 
     def __init__(self, words: int, ub: int, capacity: int) -> None:
         self.words = words
@@ -461,7 +460,6 @@ def search(
     their time comes. A shorter answer one returns becomes the search's bound; if it is
     proven optimal, the search ends. ``defer_after`` (stored nodes) is for tests."""
     best = list(incumbent)
-    n_col = graph.n_colours
     words = padded_width(graph.n_words)
     shape = (0,) * words if words in WIDTH_TIERS else np.zeros(words)
     colour_mask = _pad(graph.colour_mask, words)
