@@ -477,62 +477,52 @@ def search(
         first //= 2
     st = _Store.take(words, ub, first)
     try:
-        return _search(st, graph, control, best, helpers, root, root_bound, colour_mask, adj_bits, shape,
-                       DEFER_AFTER_NODES if defer_after is None else defer_after)
+        st.nodes[0, :words] = root
+        st.nodes[0, words] = _link(-1, -1)
+        st.nodes[0, words + 1] = _meta(0, 0, np.uint64(0))
+        root_hash = int(_hash_bits(root, root))
+        _table_put(st.table, root_hash & (st.table.shape[0] - 1), np.uint64(root_hash), 0)
+        st.heads[root_bound, 0] = 0
+        st.hi[root_bound] = 0
+        defer = DEFER_AFTER_NODES if defer_after is None else defer_after
+        ctr = np.array([1, root_bound, ub, -1, 0, 0, 1, 0, defer], dtype=np.int64)
+        absorbs = np.zeros(graph.n_colours, np.bool_)
+        stopped = ""
+        budget = SliceBudget()
+        waiting = sorted(helpers, key=lambda helper: helper[0])
+        while True:
+            if control.should_stop():
+                stopped = control.stop_reason
+                break
+            n = budget.start()
+            status = _astar_run(colour_mask, graph.region_colour, adj_bits, st.nodes, st.table, st.heads, st.hi,
+                                ctr, n, absorbs, shape)
+            budget.done()
+            if status == EXHAUSTED:
+                break
+            if status == IMPROVED:
+                best = st.path_to(int(ctr[GOAL]))
+                control.improved(best, int(ctr[CUR_F]))
+            elif status == NEED_NODES:
+                if st.nbytes() + st.nodes.nbytes + st.table.nbytes > cap_bytes:
+                    stopped = "memory"
+                    break
+                st.grow_nodes(int(ctr[N_NODES]))
+            elif status == NEED_TABLE:
+                if st.nbytes() + st.table.nbytes * 2 > cap_bytes:
+                    stopped = "memory"
+                    break
+                ctr[TABLE_USED] = st.grow_table(int(ctr[N_NODES]))
+            while waiting and time.monotonic() >= waiting[0][0]:
+                better = waiting.pop(0)[1](best)
+                if len(better.codes) < len(best):
+                    best = list(better.codes)
+                    ctr[UB] = len(best)
+                    control.improved(best, int(ctr[CUR_F]))
+                if better.proven_optimal:
+                    return Outcome(best, True, len(best), int(ctr[EXPANDED]) + better.states)
     finally:
         st.release()
-
-
-def _search(st: _Store, graph: RegionGraph, control: Control, best: list[int],
-            helpers: Sequence[Helper],
-            root: np.ndarray, root_bound: int, colour_mask: np.ndarray, adj_bits: np.ndarray,
-            shape: tuple[int, ...] | np.ndarray, defer_after: int) -> Outcome:
-    words = st.words
-    ub = len(best)
-    cap_bytes = control.limits.memory_bytes()
-    st.nodes[0, :words] = root
-    st.nodes[0, words] = _link(-1, -1)
-    st.nodes[0, words + 1] = _meta(0, 0, np.uint64(0))
-    root_hash = int(_hash_bits(root, root))
-    st.table[root_hash & (st.table.shape[0] - 1)] = np.uint64(((root_hash >> 32) << 32) | 1)
-    st.heads[root_bound, 0] = 0
-    st.hi[root_bound] = 0
-    ctr = np.array([1, root_bound, ub, -1, 0, 0, 1, 0, defer_after], dtype=np.int64)
-    absorbs = np.zeros(graph.n_colours, np.bool_)
-    stopped = ""
-    budget = SliceBudget()
-    waiting = sorted(helpers, key=lambda helper: helper[0])
-    while True:
-        if control.should_stop():
-            stopped = control.stop_reason
-            break
-        n = budget.start()
-        status = _astar_run(colour_mask, graph.region_colour, adj_bits, st.nodes, st.table, st.heads, st.hi,
-                            ctr, n, absorbs, shape)
-        budget.done()
-        if status == EXHAUSTED:
-            break
-        if status == IMPROVED:
-            best = st.path_to(int(ctr[GOAL]))
-            control.improved(best, int(ctr[CUR_F]))
-        elif status == NEED_NODES:
-            if st.nbytes() + st.nodes.nbytes + st.table.nbytes > cap_bytes:
-                stopped = "memory"
-                break
-            st.grow_nodes(int(ctr[N_NODES]))
-        elif status == NEED_TABLE:
-            if st.nbytes() + st.table.nbytes * 2 > cap_bytes:
-                stopped = "memory"
-                break
-            ctr[TABLE_USED] = st.grow_table(int(ctr[N_NODES]))
-        while waiting and time.monotonic() >= waiting[0][0]:
-            better = waiting.pop(0)[1](best)
-            if len(better.codes) < len(best):
-                best = list(better.codes)
-                ctr[UB] = len(best)
-                control.improved(best, int(ctr[CUR_F]))
-            if better.proven_optimal:
-                return Outcome(best, True, len(best), int(ctr[EXPANDED]) + better.states)
     states = int(ctr[EXPANDED])
     if stopped:
         return Outcome(best, False, min(int(ctr[CUR_F]), len(best)), states, stopped)
