@@ -15,7 +15,10 @@ colour nor widens the frontier is skipped (the colour's later play absorbs the s
 regions); of two moves whose order does not matter only one order is kept, and a move
 that would have reached more if played one move earlier is skipped. A hash table of seen
 states keeps the fewest moves that reached each; a state reached again with fewer moves
-replaces the old node.
+replaces the old node. A child about to join the level being expanded is dropped when a
+state stored with as many moves holds all its regions (the last ``DOMINANCE_WINDOW`` such
+states per move count are compared): floods are monotone, so the larger state reaches the
+goal at least as soon. On the sets measured this halves the nodes expanded.
 
 Past ``DEFER_AFTER_NODES`` stored nodes the expansion is partial: children above the
 current level are not stored, and their parent goes back to the open list at the lowest
@@ -46,13 +49,16 @@ from . import dfs
 from .lookahead import BITSET_MAX_REGIONS, first_answer
 
 EXHAUSTED, SLICE_DONE, NEED_NODES, NEED_TABLE, IMPROVED = 0, 1, 2, 3, 4
-N_NODES, CUR_F, UB, GOAL, EXPANDED, GENERATED, TABLE_USED, BOUNDS, DEFER_AFTER = range(9)
+N_NODES, CUR_F, UB, GOAL, EXPANDED, GENERATED, TABLE_USED, BOUNDS, DEFER_AFTER, DOMINATED = range(10)
 DEAD = np.uint64(1)
 NONE = np.uint64(0xFFFFFFFF)  #: "no node" in a link word's halves
 FIRST_CAPACITY = 1 << 12
 #: Stored nodes after which children above the current level are made again when needed
 #: rather than stored (a little more time, a fraction of the memory).
 DEFER_AFTER_NODES = 1 << 20
+#: Sets kept per move count for the dominance test: the last ones stored at the level
+#: being expanded (more finds few more dominated nodes and costs more per child).
+DOMINANCE_WINDOW = 64
 #: Word counts the search is compiled for (sets are padded up to the next one).
 WIDTH_TIERS = (2, 3, 4, 5, 6, 7, 8)
 
@@ -152,9 +158,24 @@ def _table_rebuild(table, nodes, n_nodes, words):  # type: ignore[no-untyped-def
 
 
 @kernel
+def _dominated(child, recent, n_recent, shape):  # type: ignore[no-untyped-def]
+    """Whether one of the ``recent`` sets (stored with as few moves as ``child``) holds
+    all of ``child``. Floods are monotone (a superset stays a superset after any move),
+    so that state reaches the goal at least as soon and ``child`` need not be searched.
+    An equal set would have been found in the table."""
+    for k in range(min(n_recent, recent.shape[0])):
+        extra = np.uint64(0)
+        for w in range(len(shape)):
+            extra |= child[w] & ~recent[k, w]
+        if extra == np.uint64(0):
+            return True
+    return False
+
+
+@kernel
 def _astar_run(  # type: ignore[no-untyped-def]
     colour_mask, region_colour, adj_bits, nodes, table, heads, hi, ctr, budget,
-    absorbs, shape,
+    absorbs, recent, n_recent, shape,
 ):
     n_regions = region_colour.shape[0]
     words = len(shape)
@@ -326,6 +347,9 @@ def _astar_run(  # type: ignore[no-untyped-def]
             f2 = g2 + bound_bits(child, child_front, colour_mask, adj_bits, shape, f - g2)
             if f2 >= ctr[UB]:
                 continue
+            if f2 <= f and _dominated(child, recent[g2], n_recent[g2], shape):
+                ctr[DOMINATED] += 1
+                continue
             if defer and f2 > f:
                 deferred = min(deferred, f2)
                 continue
@@ -344,6 +368,11 @@ def _astar_run(  # type: ignore[no-untyped-def]
             heads[f2, g2] = n
             if g2 > hi[f2]:
                 hi[f2] = g2
+            if f2 <= f:
+                slot = n_recent[g2] % recent.shape[1]
+                for w in range(words):
+                    recent[g2, slot, w] = child[w]
+                n_recent[g2] += 1
             if f2 < ctr[CUR_F]:
                 ctr[CUR_F] = f2
         if deferred < ctr[UB]:
@@ -407,6 +436,8 @@ class _Store:
     def _reset(self, ub: int) -> None:
         self.heads = np.full((ub + 1, ub + 1), -1, dtype=np.int64)
         self.hi = np.full(ub + 1, -1, dtype=np.int64)
+        self.recent = np.empty((ub + 1, DOMINANCE_WINDOW, self.words), dtype=np.uint64)
+        self.n_recent = np.zeros(ub + 1, dtype=np.int64)
 
     @classmethod
     def take(cls, words: int, ub: int, capacity: int) -> _Store:
@@ -426,7 +457,7 @@ class _Store:
         return int(self.nodes.shape[0])
 
     def nbytes(self) -> int:
-        return self.nodes.nbytes + self.table.nbytes + self.heads.nbytes
+        return self.nodes.nbytes + self.table.nbytes + self.heads.nbytes + self.recent.nbytes
 
     def grow_nodes(self, n_used: int) -> None:
         new = np.empty((self.capacity * 2, self.words + 2), dtype=np.uint64)
@@ -485,7 +516,7 @@ def search(
         st.heads[root_bound, 0] = 0
         st.hi[root_bound] = 0
         defer = DEFER_AFTER_NODES if defer_after is None else defer_after
-        ctr = np.array([1, root_bound, ub, -1, 0, 0, 1, 0, defer], dtype=np.int64)
+        ctr = np.array([1, root_bound, ub, -1, 0, 0, 1, 0, defer, 0], dtype=np.int64)
         absorbs = np.zeros(graph.n_colours, np.bool_)
         stopped = ""
         budget = SliceBudget()
@@ -496,7 +527,7 @@ def search(
                 break
             n = budget.start()
             status = _astar_run(colour_mask, graph.region_colour, adj_bits, st.nodes, st.table, st.heads, st.hi,
-                                ctr, n, absorbs, shape)
+                                ctr, n, absorbs, st.recent, st.n_recent, shape)
             budget.done()
             if status == EXHAUSTED:
                 break
