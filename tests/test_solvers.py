@@ -66,7 +66,7 @@ def datasets_dir() -> Path:
 
 def test_registered_solvers() -> None:
     names = solver_names()
-    assert set(names) >= {"linear", "greedy", "lookahead", "dfs", "astar", "auto"}
+    assert set(names) >= {"linear", "greedy", "lookahead", "beam", "dfs", "astar", "auto"}
     assert len(names) == len(set(names))
     assert colorit.DEFAULT_ALGO in names
     for name in names:
@@ -206,6 +206,10 @@ def test_exact_solvers_match_exhaustive_search(board: Board) -> None:
         assert sol.stopped == ""
     for algo in ("linear", "greedy", "lookahead"):
         assert len(solve(board, algo).moves) >= optimum
+    # on boards this small the widest beam pass holds every state of a level: exhaustive
+    sol = solve(board, "beam")
+    assert_valid(board, sol)
+    assert len(sol.moves) == optimum, f"beam: {len(sol.moves)} moves, optimum {optimum}, {board!r}"
 
 
 @settings(STABLE, max_examples=150)
@@ -283,10 +287,10 @@ def test_dataset_optima(name: str, count: int, algo: str) -> None:
 # -- limits and stop requests --------------------------------------------------------------
 
 
-@pytest.mark.parametrize("algo", ["auto", "dfs"])
+@pytest.mark.parametrize("algo", ["auto", "dfs", "beam"])
 def test_time_limit_is_respected(algo: str) -> None:
-    board = random_board(100, 100, 20, seed=1)  # about 9,000 regions: greedy, then dfs
-    for warm in ("greedy", "dfs"):  # kernels compiled before timing
+    board = random_board(100, 100, 20, seed=1)  # about 9,000 regions: greedy, then beam and dfs
+    for warm in ("greedy", "dfs", "beam"):  # kernels compiled before timing
         solve(random_board(8, 8, 5, seed=0), warm)
     t0 = time.monotonic()
     sol = solve(board, algo, Limits(time=1.0))
@@ -333,15 +337,20 @@ def test_memory_cap_on_an_easy_board_still_proves() -> None:
         assert sol.proven_optimal and len(sol.moves) == optimum and sol.stopped == ""
 
 
-def test_auto_carries_on_with_dfs_after_the_memory_cap(monkeypatch: pytest.MonkeyPatch) -> None:
-    from colorit.solvers import astar, dfs
+def test_auto_carries_on_with_beam_and_dfs_after_the_memory_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    from colorit.solvers import astar, beam, dfs
 
     calls: dict[str, object] = {}
-    real_astar, real_dfs = astar.search, dfs.search
+    real_astar, real_beam, real_dfs = astar.search, beam.search, dfs.search
 
     def spy_astar(graph: RegionGraph, control: Control, incumbent: list[int], *args, **options):  # type: ignore[no-untyped-def]
         out = real_astar(graph, control, incumbent, *args, **options)
         calls["astar"] = (out.stopped, list(out.codes), out.lower_bound)
+        return out
+
+    def spy_beam(graph: RegionGraph, control: Control, incumbent: list[int], *args):  # type: ignore[no-untyped-def]
+        out = real_beam(graph, control, incumbent, *args)
+        calls["beam"] = (list(incumbent), list(out.codes))
         return out
 
     def spy_dfs(graph: RegionGraph, control: Control, incumbent: list[int]):  # type: ignore[no-untyped-def]
@@ -349,6 +358,7 @@ def test_auto_carries_on_with_dfs_after_the_memory_cap(monkeypatch: pytest.Monke
         return real_dfs(graph, control, incumbent)
 
     monkeypatch.setattr(astar, "search", spy_astar)
+    monkeypatch.setattr(beam, "search", spy_beam)
     monkeypatch.setattr(dfs, "search", spy_dfs)
     board = random_board(**HARD)
     solve(board, "dfs", Limits(time=0.2))  # kernels compiled before timing
@@ -356,10 +366,14 @@ def test_auto_carries_on_with_dfs_after_the_memory_cap(monkeypatch: pytest.Monke
     t0 = time.monotonic()
     sol = solve(board, "auto", Limits(memory=2_000_000, time=1.5))
     assert time.monotonic() - t0 < 5
-    assert "astar" in calls and "dfs_incumbent" in calls, f"auto ran {sorted(calls)}"
+    assert "astar" in calls and "beam" in calls, f"auto ran {sorted(calls)}"
     a_stopped, a_codes, a_lower = calls["astar"]  # type: ignore[misc]
     assert a_stopped == "memory"
-    assert calls["dfs_incumbent"] == a_codes  # dfs starts from A*'s best answer
+    beam_from, beam_answer = calls["beam"]  # type: ignore[misc]
+    assert beam_from == a_codes  # beam starts from A*'s best answer
+    assert len(beam_answer) <= len(a_codes)
+    if "dfs_incumbent" in calls:  # unless beam met the lower bound
+        assert calls["dfs_incumbent"] == beam_answer  # and dfs from beam's
     assert_valid(board, sol)
     assert len(sol.moves) <= len(a_codes)
     assert sol.lower_bound >= a_lower  # A*'s bound is kept

@@ -13,7 +13,7 @@ import numpy as np
 from ..board import Board
 from ..graph import RegionGraph
 from .base import Control, Limits, Outcome, Solution, SolverSpec, get_solver, register, solver_names
-from . import linear, greedy, lookahead, dfs, astar, auto  # noqa: F401  (registration)
+from . import linear, greedy, lookahead, beam, dfs, astar, auto  # noqa: F401  (registration)
 
 DEFAULT_ALGO = "auto"
 

@@ -5,23 +5,25 @@ The first answer comes from ``lookahead`` (``greedy`` on graphs too big for bits
 adjacency); it also bounds what A* stores, which is why it is worked out before A*
 starts rather than on demand. A* then either proves it optimal or finds better. A*
 improves its answer only when it reaches the optimum, so when it is still running after
-a quarter of the time limit, the depth-first search (which improves step by step) gets a
-third of the time left to improve the answer, and A* goes on with the better bound. If
-A* stops on its memory cap with time left, the depth-first search (bounded memory)
-carries on from the best answer. On graphs wider than A*'s compiled widths (over 512
-regions) A* would not finish, so the depth-first search runs instead. Either way the
+a quarter of the time limit, beam passes of growing width (``beam``) get a third of the
+time left to improve the answer, and A* goes on with the better bound. If A* stops on
+its memory cap with time left, or the graph is wider than A*'s compiled widths (over 512
+regions, where A* would not finish), beam passes improve the answer for half the time
+left and the depth-first search (bounded memory) carries on from it. Either way the
 answer is the best found, with the best lower bound known.
 """
 
 from __future__ import annotations
 
 from ..graph import RegionGraph
-from . import astar, dfs
+from . import astar, beam, dfs
 from .base import Control, Outcome, register
 from .lookahead import first_answer
 
 #: Share of the time limit after which the depth-first search helps A*.
 IMPROVE_AFTER = 0.25
+#: Widest beam pass before the depth-first search when there is no time limit.
+FALLBACK_BEAM_WIDTH = 1024
 
 
 @register("auto", "an answer at once, then A* until proven optimal or out of time or memory", exact=True, aliases=("default",))
@@ -33,9 +35,9 @@ def solve_auto(graph: RegionGraph, control: Control) -> Outcome:
     if graph.n_words <= max(astar.WIDTH_TIERS):
 
         def improve(current: list[int]) -> Outcome:
-            # A* is taking long: let the depth-first search improve the answer for a
-            # third of the time left, then A* goes on with the better bound
-            return dfs.search(graph, control.sub(time_share=1 / 3), current)
+            # A* is taking long: let beam passes improve the answer for a third of the
+            # time left, then A* goes on with the better bound
+            return beam.search(graph, control.sub(time_share=1 / 3), current)
 
         helpers: list[astar.Helper] = []
         if control.deadline != float("inf"):
@@ -44,6 +46,14 @@ def solve_auto(graph: RegionGraph, control: Control) -> Outcome:
         if out.proven_optimal or out.stopped != "memory":
             return out
         best, lower, states = out.codes, out.lower_bound, out.states
+    if not control.should_stop():
+        # no proof in reach: beam passes improve the answer fast (half the time left, or
+        # up to a moderate width without a limit), the depth-first search goes on from it
+        timed = control.deadline != float("inf")
+        quick = beam.search(graph, control.sub(time_share=0.5), best, beam.MAX_WIDTH if timed else FALLBACK_BEAM_WIDTH)
+        best, lower, states = quick.codes, max(lower, quick.lower_bound), states + quick.states
+        if quick.proven_optimal:
+            return Outcome(best, True, len(best), states)
     out = dfs.search(graph, control, best)
     out.lower_bound = max(out.lower_bound, lower)
     out.states += states
