@@ -56,6 +56,24 @@ def play(flooded, front, colour_mask, colour, adj_ptr, adj_idx):  # type: ignore
 
 
 @kernel
+def eliminating_colour(flooded, front, colour_mask):  # type: ignore[no-untyped-def]
+    """A colour whose remaining regions all border the flood, or -1: playing it now is
+    always optimal (it must be played some time, and playing it first loses nothing)."""
+    for c in range(colour_mask.shape[0]):
+        absorbs = False
+        complete = True
+        for w in range(flooded.shape[0]):
+            a = front[w] & colour_mask[c, w]
+            if a != np.uint64(0):
+                absorbs = True
+            if (colour_mask[c, w] & ~flooded[w]) != a:
+                complete = False
+        if absorbs and complete:
+            return c
+    return -1
+
+
+@kernel
 def absorbed_cells(front, region_colour, region_size, out):  # type: ignore[no-untyped-def]
     """``out[c]`` = cells the move ``c`` would absorb now."""
     for c in range(out.shape[0]):

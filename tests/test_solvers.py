@@ -329,6 +329,21 @@ def test_astar_memory_cap() -> None:
     assert len(sol.moves) <= len(solve(board, "lookahead").moves)
 
 
+def test_astar_starts_no_grow_that_would_pass_the_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Growing the store of a big search takes a noticeable time; when the time left is
+    shorter than the grow would take, A* answers at once instead."""
+    from colorit.solvers import astar
+
+    monkeypatch.setattr(astar, "GROW_S_PER_BYTE", 1.0)  # every grow "takes" far past 30 s
+    board = random_board(**HARD)
+    t0 = time.monotonic()
+    sol = solve(board, "astar", Limits(time=30))
+    assert time.monotonic() - t0 < 10
+    assert sol.stopped == "time" and not sol.proven_optimal
+    assert 0 < sol.lower_bound < len(sol.moves)
+    board.check(list(sol.moves))
+
+
 def test_memory_cap_on_an_easy_board_still_proves() -> None:
     board = random_board(5, 6, 4, seed=2, start=(2, 3))
     optimum = naive.optimal_length(rows_of(board), board.start)

@@ -16,11 +16,11 @@ import numpy as np
 
 from .._jit import kernel
 from ..bitset import popcount
-from ..bound import BoundScratch, elimination_bound, lower_bound
-from ..flood import frontier, play
-from ..graph import RegionGraph
+from ..bound import BoundScratch, bound_bits, elimination_bound, lower_bound
+from ..flood import eliminating_colour, frontier, play
+from ..graph import RegionGraph, adjacency_bits
 from .base import Control, Outcome, register
-from .lookahead import first_answer
+from .lookahead import BITSET_MAX_REGIONS, first_answer
 
 FIRST_WIDTH = 64
 #: Width of the last pass when there is no time limit.
@@ -42,13 +42,15 @@ def _hash_set(bits):  # type: ignore[no-untyped-def]
 @kernel
 def _beam_level(  # type: ignore[no-untyped-def]
     d, n_beam, fl, fr, cfl, cfr, key, c_parent, c_move, table, parent, move, goal, best_len,
-    colour_mask, region_colour, adj_ptr, adj_idx,
+    colour_mask, region_colour, adj_ptr, adj_idx, adj_bits,
     expanded, layer, nxt, mark, stamp, cnt_rem, cnt_lay, elim,
 ):
     """Move the beam (``n_beam`` states of ``d`` moves in ``fl``/``fr``) one level on:
     every child that can still beat ``best_len``, one copy of each, the ``width`` best
     kept (``parent``/``move`` row ``d`` link them back). Returns the new beam size, or -1
-    after a goal (``goal`` = beam index and colour of its last move)."""
+    after a goal (``goal`` = beam index and colour of its last move). The bound works on
+    the bitset adjacency rows ``adj_bits`` when given (one row per region), on the
+    adjacency lists otherwise."""
     n = region_colour.shape[0]
     n_col = colour_mask.shape[0]
     words = fl.shape[1]
@@ -58,19 +60,7 @@ def _beam_level(  # type: ignore[no-untyped-def]
     t_mask = table.shape[0] - 1
     for i in range(n_beam):
         # a colour whose last regions all border the flood is played alone
-        forced = -1
-        for c in range(n_col):
-            any_a = False
-            complete = True
-            for w in range(words):
-                a = fr[i, w] & colour_mask[c, w]
-                if a != np.uint64(0):
-                    any_a = True
-                if (colour_mask[c, w] & ~fl[i, w]) != a:
-                    complete = False
-            if any_a and complete:
-                forced = c
-                break
+        forced = eliminating_colour(fl[i], fr[i], colour_mask)
         for c in range(n_col):
             if forced >= 0 and c != forced:
                 continue
@@ -92,10 +82,13 @@ def _beam_level(  # type: ignore[no-untyped-def]
                 goal[1] = c
                 return -1
             # the rest needs at least the bound: keep only what can still win
-            h = elimination_bound(
-                cfl[m], cfr[m], colour_mask, region_colour, adj_ptr, adj_idx,
-                expanded, layer, nxt, mark, stamp, cnt_rem, cnt_lay, elim, best_len - d - 2,
-            )
+            if adj_bits.shape[0] == n:
+                h = bound_bits(cfl[m], cfr[m], colour_mask, adj_bits, cfl[m], best_len - d - 2)
+            else:
+                h = elimination_bound(
+                    cfl[m], cfr[m], colour_mask, region_colour, adj_ptr, adj_idx,
+                    expanded, layer, nxt, mark, stamp, cnt_rem, cnt_lay, elim, best_len - d - 2,
+                )
             if d + 1 + h >= best_len:
                 continue
             # one copy of each state (by 64-bit hash: a collision only loses a candidate)
@@ -158,24 +151,26 @@ class _Beam:
 
 
 def _pass(graph: RegionGraph, control: Control, width: int, best_len: int, start: np.ndarray, front: np.ndarray,
-          scratch: BoundScratch) -> list[int] | None:
-    """One pass at ``width``: an answer shorter than ``best_len``, or None (none found,
-    or stopped)."""
+          adj_bits: np.ndarray, scratch: BoundScratch) -> tuple[list[int] | None, int]:
+    """One pass at ``width``: an answer shorter than ``best_len`` (None if it found none
+    or was stopped), and the states it kept."""
     b = _Beam(graph, width, best_len)
     b.fl[0] = start
     b.fr[0] = front
     n_beam = 1
+    kept = 1
     for d in range(best_len - 1):
         if control.should_stop():
-            return None
+            return None, kept
         n_beam = _beam_level(d, n_beam, b.fl, b.fr, b.cfl, b.cfr, b.key, b.c_parent, b.c_move, b.table, b.parent,
                              b.move, b.goal, best_len, graph.colour_mask, graph.region_colour, graph.adj_ptr,
-                             graph.adj_idx, *scratch.args())
+                             graph.adj_idx, adj_bits, *scratch.args())
         if n_beam < 0:
-            return b.path(d)
+            return b.path(d), kept
         if n_beam == 0:
-            return None
-    return None
+            break
+        kept += n_beam
+    return None, kept
 
 
 def search(graph: RegionGraph, control: Control, incumbent: list[int], max_width: int = MAX_WIDTH) -> Outcome:
@@ -187,6 +182,8 @@ def search(graph: RegionGraph, control: Control, incumbent: list[int], max_width
     front = np.zeros_like(start)
     frontier(start, graph.adj_ptr, graph.adj_idx, front)
     scratch = BoundScratch.for_graph(graph)
+    # bitset rows where R x R bits are affordable (about 3 times faster), lists otherwise
+    adj_bits = adjacency_bits(graph) if graph.n_regions <= BITSET_MAX_REGIONS else np.zeros((0, 1), dtype=np.uint64)
     most = min(max_width, control.limits.memory_bytes() // _Beam.bytes_per_width(graph, len(best)))
     width = FIRST_WIDTH
     states = 0
@@ -195,9 +192,9 @@ def search(graph: RegionGraph, control: Control, incumbent: list[int], max_width
         if control.should_stop() or control.remaining() < last * PASS_GROWTH:
             break
         t0 = time.monotonic()
-        found = _pass(graph, control, width, len(best), start, front, scratch)
+        found, kept = _pass(graph, control, width, len(best), start, front, adj_bits, scratch)
         last = time.monotonic() - t0
-        states += width * len(best)
+        states += kept
         if found is not None and len(found) < len(best):
             best = found
             control.improved(best, bound)

@@ -21,7 +21,7 @@ import numpy as np
 from .._jit import kernel
 from ..bitset import ctz, popcount as popcount_word
 from ..bound import BoundScratch, elimination_bound
-from ..flood import frontier
+from ..flood import eliminating_colour, frontier
 from ..graph import RegionGraph
 from .base import Control, Outcome, SliceBudget, register
 from .lookahead import first_answer
@@ -47,19 +47,7 @@ def _prepare_children(  # type: ignore[no-untyped-def]
     does not matter, one order only. The rest go most cells first."""
     n_col = colour_mask.shape[0]
     words = fl.shape[1]
-    forced = -1
-    for c in range(n_col):
-        absorbs = False
-        complete = True
-        for w in range(words):
-            a = fr[d, w] & colour_mask[c, w]
-            if a != np.uint64(0):
-                absorbs = True
-            if (colour_mask[c, w] & ~fl[d, w]) != a:
-                complete = False
-        if absorbs and complete:
-            forced = c
-            break
+    forced = eliminating_colour(fl[d], fr[d], colour_mask)
     if forced >= 0:
         order[d, 0] = forced
         n_child[d] = 1
