@@ -14,8 +14,9 @@ import time
 from .board import Board
 from .generate import random_board
 from .graph import RegionGraph
-from .solvers import Limits, solve, solver_names
+from .solvers import Control, Limits, astar, beam, solve, solver_names
 from .solvers.astar import WIDTH_TIERS, padded_width
+from .solvers.linear import linear_moves
 
 
 def _boards_for_every_width() -> list[Board]:
@@ -46,6 +47,14 @@ def warmup() -> float:
         # a short limit: the point is that the search runs (and so compiles), not that it ends
         solve(board, "astar", Limits(time=0.2))
         solve(board, "dfs", Limits(time=0.2))
+    # the paths a small board never takes: beam passes run only when the first answer is
+    # not known to be optimal, A*'s store grows only past its first capacity
+    graph = RegionGraph.from_board(random_board(10, 10, 6, 1))
+    beam.search(graph, Control(Limits(time=5.0)), linear_moves(graph), max_width=beam.FIRST_WIDTH)
+    for words in WIDTH_TIERS:
+        store = astar._Store(words, 4, 256)
+        store.grow_nodes(0)
+        store.grow_table(0)
     return time.monotonic() - t0
 
 
