@@ -73,6 +73,18 @@ def n_words(n_bits: int) -> int:
 
 
 @kernel
+def hash_words(bits, shape):  # type: ignore[no-untyped-def]
+    """A 64-bit hash of the first ``len(shape)`` words of ``bits`` (a tuple ``shape`` makes
+    the width a compile-time constant), for the searches' tables of seen states."""
+    h = np.uint64(0x9E3779B97F4A7C15)
+    for w in range(len(shape)):
+        h ^= bits[w]
+        h *= np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(31)
+    return h
+
+
+@kernel
 def count(bits):  # type: ignore[no-untyped-def]
     """Members of the set."""
     n = 0

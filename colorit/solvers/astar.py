@@ -40,7 +40,7 @@ from typing import ClassVar
 import numpy as np
 
 from .._jit import kernel
-from ..bitset import ctz, local_words, popcount
+from ..bitset import ctz, hash_words, local_words, popcount
 from ..bound import bound_bits
 from ..flood import frontier
 from ..graph import RegionGraph, adjacency_bits
@@ -96,16 +96,6 @@ def _meta(g, move, flags):  # type: ignore[no-untyped-def]
 
 
 @kernel
-def _hash_bits(bits, shape):  # type: ignore[no-untyped-def]
-    h = np.uint64(0x9E3779B97F4A7C15)
-    for w in range(len(shape)):
-        h ^= bits[w]
-        h *= np.uint64(0xBF58476D1CE4E5B9)
-        h ^= h >> np.uint64(31)
-    return h
-
-
-@kernel
 def _table_find(table, nodes, bits, h, shape):  # type: ignore[no-untyped-def]
     """The node holding ``bits``, or ``-1 - slot`` with the empty slot to insert it at.
 
@@ -153,7 +143,7 @@ def _table_rebuild(table, nodes, n_nodes, words):  # type: ignore[no-untyped-def
     for j in range(n_nodes):
         if nodes[j, words + 1] & DEAD:
             continue
-        h = _hash_bits(nodes[j, :words], nodes[j, :words])
+        h = hash_words(nodes[j, :words], nodes[j, :words])
         i = np.int64(h & np.uint64(mask))
         while table[i] != np.uint64(0):
             i = (i + 1) & mask
@@ -344,7 +334,7 @@ def _astar_run(  # type: ignore[no-untyped-def]
                         break
                 if swap_better:
                     continue
-            h = _hash_bits(child, shape)
+            h = hash_words(child, shape)
             found = _table_find(table, nodes, child, h, shape)
             if found >= 0 and np.int64(nodes[found, words + 1] >> np.uint64(32)) <= g2:
                 continue
@@ -516,7 +506,7 @@ def search(
         st.nodes[0, :words] = root
         st.nodes[0, words] = _link(-1, -1)
         st.nodes[0, words + 1] = _meta(0, 0, np.uint64(0))
-        root_hash = int(_hash_bits(root, root))
+        root_hash = int(hash_words(root, root))
         _table_put(st.table, root_hash & (st.table.shape[0] - 1), np.uint64(root_hash), 0)
         st.heads[root_bound, 0] = 0
         st.hi[root_bound] = 0

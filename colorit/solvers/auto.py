@@ -20,7 +20,7 @@ from . import astar, beam, dfs
 from .base import Control, Outcome, register
 from .lookahead import first_answer
 
-#: Share of the time limit after which the depth-first search helps A*.
+#: Share of the time limit after which beam passes help A*.
 IMPROVE_AFTER = 0.25
 #: Widest beam pass before the depth-first search when there is no time limit.
 FALLBACK_BEAM_WIDTH = 1024

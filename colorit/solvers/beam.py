@@ -15,7 +15,7 @@ import time
 import numpy as np
 
 from .._jit import kernel
-from ..bitset import popcount
+from ..bitset import hash_words, popcount
 from ..bound import BoundScratch, bound_bits, elimination_bound, lower_bound
 from ..flood import eliminating_colour, frontier, play
 from ..graph import RegionGraph, adjacency_bits
@@ -27,16 +27,6 @@ FIRST_WIDTH = 64
 MAX_WIDTH = 1 << 14
 #: A pass is started only if this many times the previous pass's time is left.
 PASS_GROWTH = 2.5
-
-
-@kernel
-def _hash_set(bits):  # type: ignore[no-untyped-def]
-    h = np.uint64(0x9E3779B97F4A7C15)
-    for w in range(bits.shape[0]):
-        h ^= bits[w]
-        h *= np.uint64(0xBF58476D1CE4E5B9)
-        h ^= h >> np.uint64(31)
-    return h | np.uint64(1)  # 0 marks an empty slot
 
 
 @kernel
@@ -92,7 +82,7 @@ def _beam_level(  # type: ignore[no-untyped-def]
             if d + 1 + h >= best_len:
                 continue
             # one copy of each state (by 64-bit hash: a collision only loses a candidate)
-            hs = _hash_set(cfl[m])
+            hs = hash_words(cfl[m], cfl[m]) | np.uint64(1)  # 0 marks an empty slot
             slot = np.int64(hs & np.uint64(t_mask))
             dup = False
             while table[slot] != np.uint64(0):
