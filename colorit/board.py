@@ -22,10 +22,12 @@ START_CORNER = (0, 0)
 
 @kernel
 def _replay_cells(codes, start_r, start_c, moves):  # type: ignore[no-untyped-def]
-    """Play ``moves`` (colour codes) on a copy of ``codes``; return it and the moves that
-    absorbed nothing. Only the flood's outer boundary is scanned per move."""
+    """Play ``moves`` (colour codes) on a copy of ``codes``; return it, the moves that
+    absorbed nothing, and for each cell the move that flooded it (0: in the flood from
+    the start, -1: never). Only the flood's outer boundary is scanned per move."""
     h, w = codes.shape
     grid = codes.copy()
+    joined = np.full((h, w), -1, dtype=np.int32)
     flooded = np.zeros((h, w), dtype=np.bool_)
     queued = np.zeros((h, w), dtype=np.bool_)
     stack = np.empty(h * w, dtype=np.int64)
@@ -38,6 +40,7 @@ def _replay_cells(codes, start_r, start_c, moves):  # type: ignore[no-untyped-de
     stack[sp] = start_r * w + start_c
     sp += 1
     flooded[start_r, start_c] = True
+    joined[start_r, start_c] = 0
     for step in range(-1, moves.shape[0]):
         if step >= 0:
             colour = moves[step]
@@ -50,6 +53,7 @@ def _replay_cells(codes, start_r, start_c, moves):  # type: ignore[no-untyped-de
                 c = cell % w
                 if grid[r, c] == colour:
                     flooded[r, c] = True
+                    joined[r, c] = step + 1
                     queued[r, c] = False
                     stack[sp] = cell
                     sp += 1
@@ -74,6 +78,7 @@ def _replay_cells(codes, start_r, start_c, moves):  # type: ignore[no-untyped-de
                     continue
                 if grid[rr, cc] == colour:
                     flooded[rr, cc] = True
+                    joined[rr, cc] = step + 1
                     stack[sp] = rr * w + cc
                     sp += 1
                 else:
@@ -84,7 +89,7 @@ def _replay_cells(codes, start_r, start_c, moves):  # type: ignore[no-untyped-de
         for c in range(w):
             if flooded[r, c]:
                 grid[r, c] = colour
-    return grid, wasted
+    return grid, wasted, joined
 
 
 @dataclass(frozen=True, eq=False)
@@ -183,8 +188,18 @@ class Board:
 
     def replay(self, moves: Sequence[int]) -> np.ndarray:
         """The grid of colour ids after playing ``moves`` (colour ids)."""
-        grid, _ = _replay_cells(self.codes, self.start[0], self.start[1], self.codes_of(moves))
+        grid, _, _ = _replay_cells(self.codes, self.start[0], self.start[1], self.codes_of(moves))
         return self.palette[grid]  # type: ignore[no-any-return]
+
+    def flood_steps(self, moves: Sequence[int]) -> np.ndarray:
+        """For each cell, the move after which it is flooded (0: flooded from the start,
+        ``-1``: still outside after the last move); ``moves`` are colour ids.
+
+        One array describes every position of a replay: after move ``k`` the flood is
+        ``steps <= k`` (and ``>= 0``), coloured with move ``k``'s colour, and every other
+        cell keeps its own. Pictures and the terminal view draw their frames from it."""
+        _, _, joined = _replay_cells(self.codes, self.start[0], self.start[1], self.codes_of(moves))
+        return joined  # type: ignore[no-any-return]
 
     def check(self, moves: Sequence[int]) -> None:
         """Raise ``SolutionError`` unless ``moves`` (colour ids) leave one colour everywhere."""
@@ -192,7 +207,7 @@ class Board:
 
     def check_codes(self, codes: np.ndarray) -> None:
         """``check`` for moves given as colour codes (what the solvers answer in)."""
-        grid, _ = _replay_cells(self.codes, self.start[0], self.start[1], codes)
+        grid, _, _ = _replay_cells(self.codes, self.start[0], self.start[1], codes)
         left = int(np.count_nonzero(np.bincount(grid.ravel(), minlength=self.n_colours)))
         if left != 1:
             raise SolutionError(f"after {len(codes)} moves the board still has {left} colours")
