@@ -15,55 +15,80 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._jit import kernel
-from .errors import BoardFormatError, SolutionError
+from .errors import BoardFormatError, ColoritError, SolutionError
+from .limits import whole_number
 
 START_CORNER = (0, 0)
+INT64_MIN = -(2**63)
+INT64_MAX = 2**63 - 1
+
+
+def _as_cells(cells: object) -> np.ndarray:
+    """The grid as a fresh int64 array, refusing what would be rounded or wrapped
+    (1.5, True, 2**64) instead of converting it in silence."""
+    if isinstance(cells, np.ndarray) and cells.dtype.kind in "iu":
+        grid = cells
+    else:
+        try:
+            grid = np.asarray(cells)
+        except (ValueError, TypeError):
+            raise BoardFormatError("a board is a rectangular grid of integer colour ids (rows of equal length)") from None
+    if grid.ndim != 2 or grid.shape[0] == 0 or grid.shape[1] == 0:
+        raise BoardFormatError(f"a board needs at least one row and one column, got shape {grid.shape}")
+    kind = grid.dtype.kind
+    if kind == "f":
+        bad = ~np.isfinite(grid) | (grid != np.round(grid))
+        if bad.any():
+            r, c = (int(v) for v in np.argwhere(bad)[0])
+            raise BoardFormatError(f"row {r + 1}, column {c + 1}: {float(grid[r, c])!r} is not an integer colour id")
+    elif kind == "u" and grid.size and int(grid.max()) > INT64_MAX:
+        r, c = (int(v) for v in np.argwhere(grid > INT64_MAX)[0])
+        raise BoardFormatError(f"row {r + 1}, column {c + 1}: {grid[r, c]} is beyond the signed 64-bit range")
+    elif kind == "O":
+        return Board.from_rows(grid.tolist()).cells.copy()
+    elif kind not in "iu":
+        raise BoardFormatError(f"a board holds integer colour ids, got values of type {grid.dtype}")
+    if kind == "f" and grid.size and (grid.max() >= 2.0**63 or grid.min() < -(2.0**63)):
+        r, c = (int(v) for v in np.argwhere((grid >= 2.0**63) | (grid < -(2.0**63)))[0])
+        raise BoardFormatError(f"row {r + 1}, column {c + 1}: {float(grid[r, c])!r} is beyond the signed 64-bit range")
+    return np.array(grid, dtype=np.int64, copy=True)
 
 
 @kernel
-def _replay_cells(codes, start_r, start_c, moves):  # type: ignore[no-untyped-def]
-    """Play ``moves`` (colour codes) on a copy of ``codes``; return it, the moves that
-    absorbed nothing, and for each cell the move that flooded it (0: in the flood from
-    the start, -1: never). Only the flood's outer boundary is scanned per move."""
+def _replay_cells(codes, n_colours, start_r, start_c, moves):  # type: ignore[no-untyped-def]
+    """Play ``moves`` (colour codes) on a copy of ``codes``; return the final grid and,
+    for each cell, the move that flooded it (0: in the flood from the start, -1: never).
+
+    The cells bordering the flood wait in one list per colour (``head``/``link``), so a
+    move takes its colour's list whole and the replay costs time linear in the cells and
+    moves, whatever the number of colours (a million-colour board included). Invariant:
+    a cell is in at most one list, the one of its own colour, and only while it borders
+    the flood without being in it."""
     h, w = codes.shape
+    n = h * w
     grid = codes.copy()
     joined = np.full((h, w), -1, dtype=np.int32)
-    flooded = np.zeros((h, w), dtype=np.bool_)
-    queued = np.zeros((h, w), dtype=np.bool_)
-    stack = np.empty(h * w, dtype=np.int64)
-    boundary = np.empty(h * w, dtype=np.int64)
-    nb = 0
-    wasted = 0
-    # the initial flood: the start cell's same-coloured component
-    colour = grid[start_r, start_c]
-    sp = 0
-    stack[sp] = start_r * w + start_c
-    sp += 1
-    flooded[start_r, start_c] = True
+    state = np.zeros(n, dtype=np.int8)  # 0 outside, 1 waiting in a list, 2 flooded
+    head = np.full(n_colours, -1, dtype=np.int64)
+    link = np.empty(n, dtype=np.int64)
+    stack = np.empty(n, dtype=np.int64)
+    colour = codes[start_r, start_c]
+    sp = 1
+    stack[0] = start_r * w + start_c
+    state[stack[0]] = 2
     joined[start_r, start_c] = 0
     for step in range(-1, moves.shape[0]):
         if step >= 0:
             colour = moves[step]
-            # absorb boundary cells of the new colour, keep the others
-            keep = 0
-            absorbed = 0
-            for k in range(nb):
-                cell = boundary[k]
-                r = cell // w
-                c = cell % w
-                if grid[r, c] == colour:
-                    flooded[r, c] = True
-                    joined[r, c] = step + 1
-                    queued[r, c] = False
-                    stack[sp] = cell
-                    sp += 1
-                    absorbed += 1
-                else:
-                    boundary[keep] = cell
-                    keep += 1
-            nb = keep
-            if absorbed == 0:
-                wasted += 1
+            cell = head[colour]
+            head[colour] = -1
+            while cell >= 0:
+                state[cell] = 2
+                joined[cell // w, cell % w] = step + 1
+                stack[sp] = cell
+                sp += 1
+                cell = link[cell]
+        # spread through the new cells: same colour joins, the rest waits in its list
         while sp > 0:
             sp -= 1
             cell = stack[sp]
@@ -74,22 +99,24 @@ def _replay_cells(codes, start_r, start_c, moves):  # type: ignore[no-untyped-de
                 cc = c + (1 if d == 2 else (-1 if d == 3 else 0))
                 if rr < 0 or rr >= h or cc < 0 or cc >= w:
                     continue
-                if flooded[rr, cc] or queued[rr, cc]:
+                nb = rr * w + cc
+                if state[nb] != 0:
                     continue
-                if grid[rr, cc] == colour:
-                    flooded[rr, cc] = True
+                k = codes[rr, cc]
+                if k == colour:
+                    state[nb] = 2
                     joined[rr, cc] = step + 1
-                    stack[sp] = rr * w + cc
+                    stack[sp] = nb
                     sp += 1
                 else:
-                    queued[rr, cc] = True
-                    boundary[nb] = rr * w + cc
-                    nb += 1
+                    state[nb] = 1
+                    link[nb] = head[k]
+                    head[k] = nb
     for r in range(h):
         for c in range(w):
-            if flooded[r, c]:
+            if joined[r, c] >= 0:
                 grid[r, c] = colour
-    return grid, wasted, joined
+    return grid, joined
 
 
 @dataclass(frozen=True, eq=False)
@@ -104,12 +131,17 @@ class Board:
     start: tuple[int, int] = START_CORNER
 
     def __post_init__(self) -> None:
-        cells = np.array(self.cells, dtype=np.int64, copy=True)
-        if cells.ndim != 2 or cells.shape[0] == 0 or cells.shape[1] == 0:
-            raise BoardFormatError(f"a board needs at least one row and one column, got shape {cells.shape}")
+        cells = _as_cells(self.cells)
         cells.setflags(write=False)
         object.__setattr__(self, "cells", cells)
-        r, c = (int(v) for v in self.start)
+        try:
+            r, c = self.start
+        except (TypeError, ValueError):
+            raise BoardFormatError(f"start cell must be (row, column), got {self.start!r}") from None
+        try:
+            r, c = whole_number(r, "start row"), whole_number(c, "start column")
+        except ColoritError as e:
+            raise BoardFormatError(str(e)) from None
         if not (0 <= r < cells.shape[0] and 0 <= c < cells.shape[1]):
             raise BoardFormatError(
                 f"start cell {r},{c} is outside the {cells.shape[0]}x{cells.shape[1]} board "
@@ -126,13 +158,23 @@ class Board:
     @classmethod
     def from_rows(cls, rows: Iterable[Sequence[int]], start: tuple[int, int] = START_CORNER) -> Board:
         """A board from rows of integers (all rows the same length)."""
-        grid = [list(row) for row in rows]
+        try:
+            grid = [list(row) for row in rows]
+        except TypeError:
+            raise BoardFormatError("a board is a list of rows, each a list of integer colour ids") from None
         if not grid:
             raise BoardFormatError("a board needs at least one row")
         width = len(grid[0])
+        if width == 0:
+            raise BoardFormatError("row 1 is empty: a board needs at least one column")
         for i, row in enumerate(grid):
             if len(row) != width:
-                raise BoardFormatError(f"row {i + 1} has {len(row)} values, expected {width}")
+                raise BoardFormatError(f"row {i + 1} has {len(row)} value{'' if len(row) == 1 else 's'}, expected {width}")
+            for j, value in enumerate(row):
+                if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+                    raise BoardFormatError(f"row {i + 1}, column {j + 1}: {value!r} is not an integer colour id")
+                if not INT64_MIN <= int(value) <= INT64_MAX:
+                    raise BoardFormatError(f"row {i + 1}, column {j + 1}: {value} is beyond the signed 64-bit range")
         return cls(np.array(grid, dtype=np.int64), start)
 
     def with_start(self, start: tuple[int, int]) -> Board:
@@ -168,7 +210,7 @@ class Board:
 
     def ids_of(self, codes: Iterable[int]) -> list[int]:
         """Colour ids for a sequence of codes."""
-        return [int(self.palette[c]) for c in codes]
+        return self.palette[np.asarray(list(codes) if not isinstance(codes, np.ndarray) else codes, dtype=np.int64)].tolist()  # type: ignore[no-any-return]
 
     def codes_of(self, moves: Sequence[int]) -> np.ndarray:
         """Codes for colour ids; ``SolutionError`` naming the first move whose colour the
@@ -188,7 +230,7 @@ class Board:
 
     def replay(self, moves: Sequence[int]) -> np.ndarray:
         """The grid of colour ids after playing ``moves`` (colour ids)."""
-        grid, _, _ = _replay_cells(self.codes, self.start[0], self.start[1], self.codes_of(moves))
+        grid, _ = _replay_cells(self.codes, self.n_colours, self.start[0], self.start[1], self.codes_of(moves))
         return self.palette[grid]  # type: ignore[no-any-return]
 
     def flood_steps(self, moves: Sequence[int]) -> np.ndarray:
@@ -198,7 +240,7 @@ class Board:
         One array describes every position of a replay: after move ``k`` the flood is
         ``steps <= k`` (and ``>= 0``), coloured with move ``k``'s colour, and every other
         cell keeps its own. Pictures and the terminal view draw their frames from it."""
-        _, _, joined = _replay_cells(self.codes, self.start[0], self.start[1], self.codes_of(moves))
+        _, joined = _replay_cells(self.codes, self.n_colours, self.start[0], self.start[1], self.codes_of(moves))
         return joined  # type: ignore[no-any-return]
 
     def check(self, moves: Sequence[int]) -> None:
@@ -207,7 +249,7 @@ class Board:
 
     def check_codes(self, codes: np.ndarray) -> None:
         """``check`` for moves given as colour codes (what the solvers answer in)."""
-        grid, _, _ = _replay_cells(self.codes, self.start[0], self.start[1], codes)
+        grid, _ = _replay_cells(self.codes, self.n_colours, self.start[0], self.start[1], codes)
         left = int(np.count_nonzero(np.bincount(grid.ravel(), minlength=self.n_colours)))
         if left != 1:
             raise SolutionError(f"after {len(codes)} moves the board still has {left} colours")

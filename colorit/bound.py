@@ -7,33 +7,65 @@ in the layer, each costs one move and only their regions join; otherwise one
 optimum: a colour whose last regions border the flood can always be played first without
 loss, and a colour-blind step covers everything any single real move could reach.
 
-The kernel walks the remaining regions once (lists and stamps, not bitsets), so one
-evaluation costs O(regions + edges outside the flood + layers * colours).
+Two kernels compute the same value: ``elimination_bound`` walks the remaining regions
+once on the adjacency lists (lists and stamps, not bitsets), so one evaluation costs
+O(regions + edges outside the flood + layers * colours) on any graph; ``bound_bits``
+works word-parallel on bitset adjacency rows, for graphs small enough to keep R x R bits.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 from ._jit import kernel
 from .bitset import ctz, local_words, popcount
-from .graph import RegionGraph
+from .graph import GraphArrays, RegionGraph
+
+
+class BoundScratch(NamedTuple):
+    """Work arrays for ``elimination_bound``, allocated once per search (a bound is
+    evaluated millions of times)."""
+
+    expanded: np.ndarray  #: (words,) uint64, the flood grown so far
+    layer: np.ndarray  #: (R,) int32, the regions bordering ``expanded``
+    nxt: np.ndarray  #: (R,) int32, the next layer being built
+    mark: np.ndarray  #: (R,) int64, ``stamp`` when a region is in a layer
+    stamp: np.ndarray  #: (1,) int64, bumped per evaluation, so ``mark`` needs no clearing
+    cnt_rem: np.ndarray  #: (C,) int64, regions of each colour not yet expanded
+    cnt_lay: np.ndarray  #: (C,) int64, regions of each colour in the layer
+    elim: np.ndarray  #: (C,) bool, the colours eliminated at this step
+
+    @classmethod
+    def for_graph(cls, graph: RegionGraph) -> BoundScratch:
+        n = graph.n_regions
+        return cls(
+            expanded=np.zeros(graph.n_words, dtype=np.uint64),
+            layer=np.empty(n, dtype=np.int32),
+            nxt=np.empty(n, dtype=np.int32),
+            mark=np.zeros(n, dtype=np.int64),
+            stamp=np.zeros(1, dtype=np.int64),
+            cnt_rem=np.zeros(graph.n_colours, dtype=np.int64),
+            cnt_lay=np.zeros(graph.n_colours, dtype=np.int64),
+            elim=np.zeros(graph.n_colours, dtype=np.bool_),
+        )
 
 
 @kernel
-def elimination_bound(  # type: ignore[no-untyped-def]
-    flooded, front, colour_mask, region_colour, adj_ptr, adj_idx,
-    expanded, layer, nxt, mark, stamp, cnt_rem, cnt_lay, elim, limit,
-):
-    """Lower bound on the moves still needed from ``flooded`` (whose frontier is ``front``).
+def elimination_bound(flooded, front, g, s, limit):  # type: ignore[no-untyped-def]
+    """Lower bound on the moves still needed from ``flooded`` (whose frontier is ``front``)
+    on the graph ``g`` (``GraphArrays``), with scratch ``s`` (``BoundScratch``).
 
-    The other arguments are scratch arrays from ``BoundScratch``, and ``limit``: once the
-    bound is known to exceed it, a lower value above it is returned at once (moves counted
-    plus one per colour present: a colour-blind step never removes a colour, an
-    elimination counts one move per colour it removes).
+    Once the bound is known to exceed ``limit``, a lower value above it is returned at
+    once (moves counted plus one per colour present: a colour-blind step never removes a
+    colour, an elimination counts one move per colour it removes). Invariant at each
+    step: ``cnt_rem[c]`` counts the colour's regions outside ``expanded``, ``cnt_lay[c]``
+    those in the layer, and every layer region carries this evaluation's stamp.
     """
+    colour_mask, region_colour, adj_ptr, adj_idx = g.colour_mask, g.region_colour, g.adj_ptr, g.adj_idx
+    expanded, layer, nxt, mark, stamp = s.expanded, s.layer, s.nxt, s.mark, s.stamp
+    cnt_rem, cnt_lay, elim = s.cnt_rem, s.cnt_lay, s.elim
     words = flooded.shape[0]
     n_col = colour_mask.shape[0]
     remaining = 0
@@ -114,37 +146,6 @@ def elimination_bound(  # type: ignore[no-untyped-def]
         n_layer = n_next
 
 
-@dataclass
-class BoundScratch:
-    """Work arrays for ``elimination_bound``, allocated once per search."""
-
-    expanded: np.ndarray
-    layer: np.ndarray
-    nxt: np.ndarray
-    mark: np.ndarray
-    stamp: np.ndarray
-    cnt_rem: np.ndarray
-    cnt_lay: np.ndarray
-    elim: np.ndarray
-
-    @classmethod
-    def for_graph(cls, graph: RegionGraph) -> BoundScratch:
-        n = graph.n_regions
-        return cls(
-            expanded=np.zeros(graph.n_words, dtype=np.uint64),
-            layer=np.empty(n, dtype=np.int32),
-            nxt=np.empty(n, dtype=np.int32),
-            mark=np.zeros(n, dtype=np.int64),
-            stamp=np.zeros(1, dtype=np.int64),
-            cnt_rem=np.zeros(graph.n_colours, dtype=np.int64),
-            cnt_lay=np.zeros(graph.n_colours, dtype=np.int64),
-            elim=np.zeros(graph.n_colours, dtype=np.bool_),
-        )
-
-    def args(self) -> tuple[np.ndarray, ...]:
-        return (self.expanded, self.layer, self.nxt, self.mark, self.stamp, self.cnt_rem, self.cnt_lay, self.elim)
-
-
 def lower_bound(graph: RegionGraph, flooded: np.ndarray | None = None, limit: int = 1 << 62) -> int:
     """The colour-elimination bound for ``flooded`` (default: the start position); past
     ``limit``, some value above ``limit`` and not above the bound."""
@@ -153,12 +154,7 @@ def lower_bound(graph: RegionGraph, flooded: np.ndarray | None = None, limit: in
     bits = graph.initial_state() if flooded is None else flooded
     front = np.zeros_like(bits)
     frontier(bits, graph.adj_ptr, graph.adj_idx, front)
-    scratch = BoundScratch.for_graph(graph)
-    return int(
-        elimination_bound(
-            bits, front, graph.colour_mask, graph.region_colour, graph.adj_ptr, graph.adj_idx, *scratch.args(), limit
-        )
-    )
+    return int(elimination_bound(bits, front, graph.arrays(), BoundScratch.for_graph(graph), limit))
 
 
 @kernel

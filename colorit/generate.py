@@ -13,20 +13,25 @@ import numpy as np
 
 from .board import START_CORNER, Board
 from .errors import ColoritError
+from .limits import whole_number
 
 #: The largest board ``random_board`` makes: beyond this the grid alone takes gigabytes.
 MAX_CELLS = 50_000_000
+#: Colour ids are signed 64-bit integers.
+MAX_COLOURS = 2**63 - 1
 
 
 def random_board(
     width: int, height: int, colours: int, seed: int | None = None, start: tuple[int, int] = START_CORNER
 ) -> Board:
     """A ``height`` x ``width`` board of colours ``0 .. colours - 1``, the same for the same seed."""
-    for label, value in (("width", width), ("height", height), ("colours", colours)):
-        if int(value) < 1:
-            raise ColoritError(f"{label} must be at least 1, got {value}")
-    if seed is not None and int(seed) < 0:
-        raise ColoritError(f"seed must be 0 or more, got {seed}")
+    width = whole_number(width, "width", 1)
+    height = whole_number(height, "height", 1)
+    colours = whole_number(colours, "colours", 1)
+    if colours > MAX_COLOURS:
+        raise ColoritError(f"colours must be at most {MAX_COLOURS:,} (2**63 - 1), got {colours}")
+    if seed is not None:
+        seed = whole_number(seed, "seed", 0)
     if width * height > MAX_CELLS:
         raise ColoritError(f"a {width}x{height} board has more than {MAX_CELLS:,} cells")
     rng = np.random.default_rng(seed)

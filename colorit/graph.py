@@ -5,18 +5,45 @@ never adjacent, so the flood never spreads further in the same move).
 
 Regions are numbered in reading order of their first cell, so region 0 holds the top-left
 cell. Adjacency is kept as CSR lists (``adj_ptr``/``adj_idx``): bitset rows would cost
-R*R bits, too much for a 300x300 board of single-cell regions.
+R*R bits, too much for a 300x300 board of single-cell regions. The bitset tables (a row
+of region bits per colour, and adjacency rows) are built on first use and only where
+they are affordable (``colour_tables_fit``, ``BITSET_MAX_REGIONS``): a 1000x1000 board
+with a million colours has a graph, but no colour table (it would take 125 TB).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 
 from ._jit import kernel
 from .bitset import n_words
 from .board import Board
+from .errors import ColoritError
+
+#: Above this many regions the bitset adjacency (R x R bits) costs too much, and searches
+#: use the adjacency lists: 1024 regions is 128 KB of rows, 4096 would be 2 MB.
+BITSET_MAX_REGIONS = 1024
+#: Most bytes the colour table (colours x words) may take: past it the dense solvers
+#: cannot run and the list-based ones (``linear``, ``greedy``) answer.
+COLOUR_TABLE_MAX_BYTES = 1 << 30
+
+
+class GraphArrays(NamedTuple):
+    """The graph as the search kernels take it, in one argument."""
+
+    colour_mask: np.ndarray  #: (C, words) uint64, the regions of each colour
+    region_colour: np.ndarray  #: (R,) int32
+    region_size: np.ndarray  #: (R,) int32, cells per region
+    adj_ptr: np.ndarray  #: (R + 1,) int32
+    adj_idx: np.ndarray  #: (2 * edges,) int32
+
+
+class GraphTooBig(ColoritError):
+    """A solver's tables would not fit this graph (too many colours times regions)."""
 
 
 @kernel
@@ -130,16 +157,14 @@ class RegionGraph:
     region_size: np.ndarray  #: (R,) int32 cells in each region
     adj_ptr: np.ndarray  #: (R + 1,) int32, neighbours of r are adj_idx[adj_ptr[r]:adj_ptr[r+1]]
     adj_idx: np.ndarray  #: (2 * edges,) int32
-    colour_mask: np.ndarray  #: (C, words) uint64, the regions of each colour
     start_region: int
     n_colours: int
 
     @classmethod
     def from_board(cls, board: Board) -> RegionGraph:
         labels, region_colour, region_size, adj_ptr, adj_idx = _build_graph(board.codes)
-        masks = _colour_masks(region_colour, board.n_colours, n_words(region_colour.shape[0]))
         start_region = int(labels[board.start])
-        return cls(labels, region_colour, region_size, adj_ptr, adj_idx, masks, start_region, board.n_colours)
+        return cls(labels, region_colour, region_size, adj_ptr, adj_idx, start_region, board.n_colours)
 
     @property
     def n_regions(self) -> int:
@@ -147,7 +172,37 @@ class RegionGraph:
 
     @property
     def n_words(self) -> int:
-        return int(self.colour_mask.shape[1])
+        """Words of a region bitset."""
+        return n_words(self.n_regions)
+
+    def colour_table_bytes(self) -> int:
+        return self.n_colours * self.n_words * 8
+
+    @property
+    def colour_tables_fit(self) -> bool:
+        """Whether ``colour_mask`` is affordable (the dense solvers need it)."""
+        return self.colour_table_bytes() <= COLOUR_TABLE_MAX_BYTES
+
+    @cached_property
+    def colour_mask(self) -> np.ndarray:
+        """(C, words) uint64: the regions of each colour; ``GraphTooBig`` when
+        ``colour_tables_fit`` is false."""
+        if not self.colour_tables_fit:
+            raise GraphTooBig(
+                f"a board with {self.n_colours:,} colours and {self.n_regions:,} regions is too big for the "
+                f"bitset solvers (their colour table would take {self.colour_table_bytes() / 2**30:,.0f} GiB)"
+            )
+        return _colour_masks(self.region_colour, self.n_colours, self.n_words)  # type: ignore[no-any-return]
+
+    def arrays(self) -> GraphArrays:
+        """The kernels' view of the graph (needs ``colour_mask``: ``GraphTooBig`` where
+        it does not fit)."""
+        return GraphArrays(self.colour_mask, self.region_colour, self.region_size, self.adj_ptr, self.adj_idx)
+
+    @property
+    def adjacency_bits_fit(self) -> bool:
+        """Whether R x R adjacency bits are affordable (``BITSET_MAX_REGIONS``)."""
+        return self.n_regions <= BITSET_MAX_REGIONS
 
     def neighbours(self, region: int) -> np.ndarray:
         return self.adj_idx[self.adj_ptr[region] : self.adj_ptr[region + 1]]

@@ -1,14 +1,19 @@
-"""Compile (or load from the on-disk cache) every kernel once, so that the first real
-solve does not spend its time limit compiling. Run at install time (``bin/colorit``
-setup, the Docker build) as ``python -m colorit.warmup``.
+"""Compile (or load from numba's on-disk cache) the kernels before a timed solve needs them.
 
-The exact search is compiled once per word-width tier (see ``astar.WIDTH_TIERS``), so
-the boards below are chosen to reach each of them. (Wider graphs use a run-time-width
-variant that only ``--algo astar`` on a huge board asks for; it compiles on first use.)
+A kernel compiles on its first call, for seconds; a time limit must not pay for that.
+``python -m colorit.warmup`` runs every solver on boards that reach every kernel and
+every compiled width, so that later runs only load them (milliseconds). The setup runs it
+(``bin/colorit`` in the background after the first answer, ``bin/test`` and the Docker
+build before anything else). ``--essential`` compiles only what a small board's solve
+with the default algorithm needs, the first run's share.
+
+A* is compiled once per word-width tier (``astar.WIDTH_TIERS``) and once with run-time
+widths (graphs of 513 to 1024 regions), so the boards below are chosen to reach each.
 """
 
 from __future__ import annotations
 
+import argparse
 import time
 
 from .board import Board
@@ -17,26 +22,32 @@ from .graph import RegionGraph
 from .solvers import Control, Limits, astar, beam, dfs, solve, solver_names
 from .solvers.astar import WIDTH_TIERS, padded_width
 from .solvers.linear import linear_moves
+from .solvers.lookahead import lookahead_moves
+
+SMALL_ROWS = [[1, 2, 0, 0, 3], [0, 1, 1, 0, 3], [2, 2, 0, 1, 1], [0, 3, 0, 1, 2]]
 
 
-def _boards_for_every_width() -> list[Board]:
-    """Small random boards whose region graphs need each compiled width of the search."""
-    wanted = set(WIDTH_TIERS)
+def boards_for_widths(widths: set[int], colours: int = 6) -> list[Board]:
+    """Small random boards whose region graphs run A* at each of ``widths`` (padded
+    word counts; a width above the tiers stands for the run-time-width kernel)."""
+    wanted = set(widths)
     found: list[Board] = []
     side = 4
     seed = 0
-    while wanted and side <= 80:
-        board = random_board(side, side, 6, seed)
-        width = padded_width(RegionGraph.from_board(board).n_words)
-        if width in wanted:
-            wanted.discard(width)
+    while wanted and side <= 120:
+        board = random_board(side, side, colours, seed)
+        graph = RegionGraph.from_board(board)
+        width = padded_width(graph.n_words)
+        key = width if width in WIDTH_TIERS else max(WIDTH_TIERS) + 1
+        if key in wanted and graph.adjacency_bits_fit:
+            wanted.discard(key)
             found.append(board)
         side += 1
         seed += 1
     return found
 
 
-class _OneSlice(Control):
+class OneSlice(Control):
     """Lets a search run one kernel slice (which compiles its kernels), then stops it:
     a time limit would stop it before the first slice when the compiling takes longer."""
 
@@ -49,29 +60,57 @@ class _OneSlice(Control):
         return self.checks > 1
 
 
-def warmup() -> float:
-    """Run every solver on boards that reach every kernel; return the seconds it took."""
-    t0 = time.monotonic()
-    small = Board.from_rows([[1, 2, 0, 0, 3], [0, 1, 1, 0, 3], [2, 2, 0, 1, 1], [0, 3, 0, 1, 2]])
-    for name in solver_names():
-        solve(small, name, Limits(time=5.0))
-        solve(small.with_start((2, 2)), name, Limits(time=5.0))
-    for board in _boards_for_every_width():
-        # one slice of A* at each width: its kernels compile, nothing more runs. The
-        # linear AI's answer is never optimal on these boards, so the search does run.
+def warm_astar(widths: set[int]) -> None:
+    """One slice of A* at each of ``widths`` (see ``boards_for_widths``)."""
+    for board in boards_for_widths(widths):
+        # the linear AI's answer is never optimal on these boards, so the search runs
         graph = RegionGraph.from_board(board)
-        astar.search(graph, _OneSlice(), linear_moves(graph))
-    # dfs's word loops have a run-time length: one slice compiles it for every width
-    dfs.search(graph, _OneSlice(), linear_moves(graph))
-    # the paths a small board never takes: beam passes run only when the first answer is
-    # not known to be optimal, A*'s store grows only past its first capacity
-    graph = RegionGraph.from_board(random_board(10, 10, 6, 1))
-    beam.search(graph, Control(Limits(time=5.0)), linear_moves(graph), max_width=beam.FIRST_WIDTH)
-    store = astar._Store(WIDTH_TIERS[0], 4, 256)  # the grow kernels take any width
-    store.grow_nodes(0)
-    store.grow_table(0)
+        astar.search(graph, OneSlice(), linear_moves(graph))
+
+
+def essential() -> float:
+    """What a small board's default solve needs; return the seconds it took."""
+    t0 = time.monotonic()
+    small = Board.from_rows(SMALL_ROWS)
+    for name in ("linear", "auto"):
+        solve(small, name, Limits(time=60.0))
+    warm_astar({WIDTH_TIERS[0]})
     return time.monotonic() - t0
 
 
+def warmup() -> float:
+    """Run every solver on boards that reach every kernel; return the seconds it took."""
+    t0 = time.monotonic()
+    essential()
+    small = Board.from_rows(SMALL_ROWS)
+    for name in solver_names():
+        solve(small, name, Limits(time=60.0))
+        solve(small.with_start((2, 2)), name, Limits(time=60.0))
+    warm_astar(set(WIDTH_TIERS) | {max(WIDTH_TIERS) + 1})
+    graph = RegionGraph.from_board(random_board(10, 10, 6, 1))
+    # dfs's word loops have a run-time length: one slice compiles it for every width
+    dfs.search(graph, OneSlice(), linear_moves(graph))
+    # the paths a small board never takes: beam passes run only when the first answer is
+    # not known to be optimal, A*'s store grows only past its first capacity
+    beam.search(graph, Control(Limits(time=60.0)), linear_moves(graph), max_width=beam.FIRST_WIDTH)
+    store = astar._Store(WIDTH_TIERS[0], 4, 256)  # the grow kernels take any width
+    store.grow_nodes(0)
+    store.grow_table(0)
+    # graphs past bitset adjacency: lookahead and beam on the adjacency lists
+    big = RegionGraph.from_board(random_board(60, 60, 6, 2))
+    lookahead_moves(big, OneSlice())
+    beam.search(big, OneSlice(), linear_moves(big), max_width=1)
+    return time.monotonic() - t0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m colorit.warmup", description=__doc__.splitlines()[0])
+    parser.add_argument("--essential", action="store_true", help="only what a small default solve needs")
+    args = parser.parse_args(argv)
+    seconds = essential() if args.essential else warmup()
+    print(f"colorit kernels ready in {seconds:.1f} s")
+    return 0
+
+
 if __name__ == "__main__":
-    print(f"colorit kernels ready in {warmup():.1f} s")
+    raise SystemExit(main())

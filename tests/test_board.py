@@ -107,8 +107,8 @@ def test_repr_pastes_back_and_str_is_csv() -> None:
     ("rows", "message"),
     [
         ([], "a board needs at least one row"),
-        ([[1, 2], [3]], "row 2 has 1 values, expected 2"),
-        ([[]], "at least one row and one column"),
+        ([[1, 2], [3]], "row 2 has 1 value, expected 2"),
+        ([[]], "row 1 is empty: a board needs at least one column"),
     ],
 )
 def test_bad_rows(rows: list[list[int]], message: str) -> None:

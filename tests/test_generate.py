@@ -45,7 +45,7 @@ def test_start_cell() -> None:
         ((0, 5, 3, 1), "width must be at least 1"),
         ((5, 0, 3, 1), "height must be at least 1"),
         ((5, 5, 0, 1), "colours must be at least 1"),
-        ((5, 5, 3, -1), "seed must be 0 or more"),
+        ((5, 5, 3, -1), "seed must be at least 0"),
         ((100_000, 100_000, 3, 1), "more than"),
     ],
 )

@@ -1,19 +1,18 @@
 """Solvers and the one entry point that runs them: ``solve``.
 
-Importing this package registers every solver (``linear``, ``greedy``, ``dfs``, ``astar``,
-``auto``).
+Importing this package registers every solver (``linear``, ``greedy``, ``lookahead``,
+``beam``, ``dfs``, ``astar``, ``auto``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-import numpy as np
-
 from ..board import Board
-from ..graph import RegionGraph
+from ..errors import ColoritError
 from .base import Control, Limits, Outcome, Solution, SolverSpec, get_solver, register, solver_names
 from . import linear, greedy, lookahead, beam, dfs, astar, auto  # noqa: F401  (registration)
+from .guard import build_solution, run_guarded
 
 DEFAULT_ALGO = "auto"
 
@@ -28,33 +27,25 @@ def solve(
     on_improve: ProgressFn | None = None,
     control: Control | None = None,
 ) -> Solution:
-    """Solve ``board`` with the solver named ``algo``.
+    """Solve ``board`` with the solver named ``algo``, within ``limits``.
 
     ``on_improve(moves, lower_bound, elapsed)`` is called each time a shorter answer is
     found. Pass a ``Control`` to stop the search from outside (``control.request_stop()``,
-    e.g. from a signal handler); it then returns the best answer found so far. The answer
-    is replayed on the board before it is returned.
+    e.g. from a signal handler); it then returns the best answer found so far. With a
+    time limit the answer comes back within it (see ``colorit.solvers.guard``), checked
+    by replaying it on the board, like every answer.
     """
+    if not isinstance(board, Board):
+        raise ColoritError(f"board must be a colorit.Board, got {type(board).__name__}")
     spec = get_solver(algo)
     if control is None:
         control = Control(limits)
+    elif limits is not None and limits != control.limits:
+        raise ColoritError("give the limits to the Control, or pass limits without a control, not both")
     if on_improve is not None:
         ctl = control
-        control._on_improve = lambda codes, lb: on_improve(len(codes), lb, ctl.elapsed())  # noqa: SLF001
-    graph = RegionGraph.from_board(board)
-    outcome = spec.fn(graph, control)
-    board.check_codes(np.asarray(outcome.codes, dtype=np.int32))
-    moves = tuple(board.ids_of(outcome.codes))
-    lower = len(moves) if outcome.proven_optimal else min(outcome.lower_bound, len(moves))
-    return Solution(
-        moves=moves,
-        proven_optimal=outcome.proven_optimal,
-        lower_bound=lower,
-        elapsed=control.elapsed(),
-        states=outcome.states,
-        algo=spec.name,
-        stopped=outcome.stopped,
-    )
+        control.listen(lambda codes, lb: on_improve(len(codes), lb, ctl.elapsed()))
+    return run_guarded(board, spec, control)
 
 
 __all__ = [
@@ -64,6 +55,7 @@ __all__ = [
     "Solution",
     "SolverSpec",
     "DEFAULT_ALGO",
+    "build_solution",
     "get_solver",
     "register",
     "solve",

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 import numpy as np
 
@@ -43,12 +43,12 @@ from .._jit import kernel
 from ..bitset import ctz, hash_words, local_words, popcount
 from ..bound import bound_bits
 from ..flood import frontier
-from ..graph import RegionGraph, adjacency_bits
+from ..graph import GraphArrays, RegionGraph, adjacency_bits
 from .base import Control, Outcome, SliceBudget, register
 from . import dfs
-from .lookahead import BITSET_MAX_REGIONS, first_answer
+from .incumbent import first_answer
+from .status import EXHAUSTED, IMPROVED, NEED_NODES, NEED_TABLE, SLICE_DONE
 
-EXHAUSTED, SLICE_DONE, NEED_NODES, NEED_TABLE, IMPROVED = 0, 1, 2, 3, 4
 N_NODES, CUR_F, UB, GOAL, EXPANDED, GENERATED, TABLE_USED, BOUNDS, DEFER_AFTER, DOMINATED = range(10)
 DEAD = np.uint64(1)
 NONE = np.uint64(0xFFFFFFFF)  #: "no node" in a link word's halves
@@ -167,11 +167,38 @@ def _dominated(child, recent, n_recent, shape):  # type: ignore[no-untyped-def]
     return False
 
 
+class StoreArrays(NamedTuple):
+    """The search's memory, as the kernel takes it (``_Store`` owns and grows it).
+
+    Invariants between slices: rows ``0 .. ctr[N_NODES] - 1`` of ``nodes`` are records
+    ``[set words..., parent << 32 | next, g << 32 | move << 8 | flags]``; every live
+    (not DEAD) record is in ``table`` once and in the bucket list ``heads[f, g]`` of its
+    ``f = g + bound``; ``hi[f]`` is at least the deepest non-empty bucket of ``f``;
+    ``recent[g, :n_recent[g] % window]`` are the last sets stored with ``g`` moves on the
+    level being expanded."""
+
+    nodes: np.ndarray  #: (capacity, words + 2) uint64
+    table: np.ndarray  #: (2^k,) uint64, hash tag << 32 | node + 1
+    heads: np.ndarray  #: (ub + 1, ub + 1) int64, first node of each (f, g) bucket
+    hi: np.ndarray  #: (ub + 1,) int64
+    recent: np.ndarray  #: (ub + 1, DOMINANCE_WINDOW, words) uint64
+    n_recent: np.ndarray  #: (ub + 1,) int64
+
+
 @kernel
-def _astar_run(  # type: ignore[no-untyped-def]
-    colour_mask, region_colour, adj_bits, nodes, table, heads, hi, ctr, budget,
-    absorbs, recent, n_recent, shape,
-):
+def _astar_run(graph, adj_bits, store, ctr, absorbs, budget, shape):  # type: ignore[no-untyped-def]
+    """Expand up to ``budget`` nodes, lowest ``f`` first (deepest first within it).
+
+    ``graph`` is the graph (``GraphArrays``, sets padded to the width), ``adj_bits`` its
+    adjacency rows, ``store`` the
+    nodes and their indexes (``StoreArrays``), ``ctr`` the counters (``N_NODES`` ...),
+    ``absorbs`` a per-colour work array, ``shape`` a tuple of ``words`` zeros (a
+    compile-time width) or an array (a run-time one). Returns ``IMPROVED`` after a
+    shorter answer (node ``ctr[GOAL]``), ``EXHAUSTED`` when no open node can beat
+    ``ctr[UB]`` (that answer is optimal), ``NEED_NODES``/``NEED_TABLE`` when the store
+    must grow before the next node, ``SLICE_DONE`` when the budget is spent."""
+    colour_mask, region_colour = graph.colour_mask, graph.region_colour
+    nodes, table, heads, hi, recent, n_recent = store
     n_regions = region_colour.shape[0]
     words = len(shape)
     n_col = colour_mask.shape[0]
@@ -451,6 +478,9 @@ class _Store:
     def capacity(self) -> int:
         return int(self.nodes.shape[0])
 
+    def arrays(self) -> StoreArrays:
+        return StoreArrays(self.nodes, self.table, self.heads, self.hi, self.recent, self.n_recent)
+
     def nbytes(self) -> int:
         return self.nodes.nbytes + self.table.nbytes + self.heads.nbytes + self.recent.nbytes
 
@@ -489,6 +519,7 @@ def search(
     words = padded_width(graph.n_words)
     shape = (0,) * words if words in WIDTH_TIERS else np.zeros(words)
     colour_mask = _pad(graph.colour_mask, words)
+    padded = GraphArrays(colour_mask, graph.region_colour, graph.region_size, graph.adj_ptr, graph.adj_idx)
     adj_bits = _pad(adjacency_bits(graph), words)
     root = _pad(graph.initial_state(), words)
     root_front = np.zeros_like(root)
@@ -496,6 +527,7 @@ def search(
     root_bound = int(bound_bits(root, root_front, colour_mask, adj_bits, shape, len(best)))
     if graph.n_regions == 1 or root_bound >= len(best):
         return Outcome(best, True, len(best), 1)
+    control.raise_bound(root_bound)
     ub = len(best)
     cap_bytes = control.limits.memory_bytes()
     first = FIRST_CAPACITY
@@ -521,8 +553,7 @@ def search(
                 stopped = control.stop_reason
                 break
             n = budget.start()
-            status = _astar_run(colour_mask, graph.region_colour, adj_bits, st.nodes, st.table, st.heads, st.hi,
-                                ctr, n, absorbs, st.recent, st.n_recent, shape)
+            status = _astar_run(padded, adj_bits, st.arrays(), ctr, absorbs, n, shape)
             budget.done()
             if status == EXHAUSTED:
                 break
@@ -563,9 +594,8 @@ def search(
 
 @register("astar", "exact A* on the region graph with the colour-elimination bound", exact=True, aliases=("a*", "exact"))
 def solve_astar(graph: RegionGraph, control: Control) -> Outcome:
-    incumbent = first_answer(graph)
-    control.improved(incumbent)
-    if graph.n_regions > BITSET_MAX_REGIONS:
+    incumbent = first_answer(graph, control)
+    if not graph.adjacency_bits_fit:
         # R x R adjacency bits would not fit; the depth-first search is exact too
         return dfs.search(graph, control, incumbent)
     return search(graph, control, incumbent)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from ..graph import RegionGraph
 from . import astar, beam, dfs
 from .base import Control, Outcome, register
-from .lookahead import first_answer
+from .incumbent import first_answer
 
 #: Share of the time limit after which beam passes help A*.
 IMPROVE_AFTER = 0.25
@@ -28,8 +28,7 @@ FALLBACK_BEAM_WIDTH = 1024
 
 @register("auto", "an answer at once, then A* until proven optimal or out of time or memory", exact=True, aliases=("default",))
 def solve_auto(graph: RegionGraph, control: Control) -> Outcome:
-    best = first_answer(graph)
-    control.improved(best)
+    best = first_answer(graph, control)
     lower = 0
     states = 0
     if graph.n_words <= max(astar.WIDTH_TIERS):

@@ -11,34 +11,13 @@ timed-out search always returns the best answer it has.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..errors import ColoritError
 from ..graph import RegionGraph
-
-
-def default_memory_bytes() -> int:
-    """Half of the machine's RAM, the default cap for search tables."""
-    try:
-        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):
-        total = 8 << 30
-    return int(total // 2)
-
-
-@dataclass(frozen=True)
-class Limits:
-    """How long a solver may run (seconds, ``None`` for no limit) and how much memory its
-    search tables may take (bytes, ``None`` for half the machine's RAM)."""
-
-    time: float | None = None
-    memory: int | None = None
-
-    def memory_bytes(self) -> int:
-        return self.memory if self.memory is not None else default_memory_bytes()
+from ..limits import Limits, default_memory_bytes  # noqa: F401  (re-exported: the solvers' limits)
 
 
 @dataclass(frozen=True)
@@ -82,7 +61,12 @@ class Outcome:
 
 class Control:
     """Deadline, stop request and progress reporting shared by a running solver and its
-    caller. ``on_improve(codes, lower_bound)`` is called for each better answer found."""
+    caller.
+
+    Each strictly shorter answer a solver reports (``improved``) is kept as ``best``
+    (codes and the lower bound known then), so whoever holds the control can write it
+    even if the solver never returns; listeners (``on_improve(codes, lower_bound)``, and
+    any added with ``listen``) are called from the solver's thread."""
 
     def __init__(
         self,
@@ -90,12 +74,29 @@ class Control:
         on_improve: Callable[[list[int], int], None] | None = None,
         started: float | None = None,
     ) -> None:
+        if limits is not None and not isinstance(limits, Limits):
+            raise ColoritError(f"limits must be a colorit.Limits, got {type(limits).__name__}")
         self.limits = limits or Limits()
         self.started = time.monotonic() if started is None else started
         self.deadline = float("inf") if self.limits.time is None else self.started + self.limits.time
         self.stop_reason = ""
-        self._on_improve = on_improve
+        self._listeners: list[Callable[[list[int], int], None]] = [] if on_improve is None else [on_improve]
         self.best_len = -1
+        #: the shortest answer reported so far and the lower bound known with it
+        self.best: tuple[list[int], int] | None = None
+        #: the best lower bound a solver has established (``raise_bound``)
+        self.lower_bound = 0
+
+    def listen(self, on_improve: Callable[[list[int], int], None]) -> None:
+        """Call ``on_improve(codes, lower_bound)`` too for each better answer (the
+        listeners already there stay)."""
+        self._listeners.append(on_improve)
+
+    def raise_bound(self, lower_bound: int) -> None:
+        """Record a lower bound as soon as it is known, so an answer written without the
+        solver (at the hard deadline) still says how far from optimal it may be."""
+        if lower_bound > self.lower_bound:
+            self.lower_bound = lower_bound
 
     def request_stop(self, reason: str = "signal") -> None:
         """Ask the solver to stop at its next check and return what it has (signal-safe)."""
@@ -117,11 +118,14 @@ class Control:
         return time.monotonic() - self.started
 
     def improved(self, codes: list[int], lower_bound: int = 0) -> None:
-        """Report an answer; only strictly shorter ones reach the callback."""
+        """Report an answer; only strictly shorter ones are kept and reach the listeners."""
+        self.raise_bound(lower_bound)
         if self.best_len < 0 or len(codes) < self.best_len:
             self.best_len = len(codes)
-            if self._on_improve is not None:
-                self._on_improve(list(codes), lower_bound)
+            kept = list(codes)
+            self.best = (kept, lower_bound)
+            for listener in self._listeners:
+                listener(list(kept), lower_bound)
 
     def sub(self, time_share: float | None = None) -> Control:
         """A control for a sub-search that ends at ``time_share`` of the remaining time
@@ -146,6 +150,9 @@ class _SubControl(Control):
 
     def improved(self, codes: list[int], lower_bound: int = 0) -> None:
         self.parent.improved(codes, lower_bound)
+
+    def raise_bound(self, lower_bound: int) -> None:
+        self.parent.raise_bound(lower_bound)
 
 
 class SliceBudget:
@@ -202,6 +209,8 @@ def register(name: str, summary: str, *, exact: bool = False, aliases: tuple[str
 
 def get_solver(name: str) -> SolverSpec:
     """The solver registered as ``name`` or one of its aliases."""
+    if not isinstance(name, str):
+        raise ColoritError(f"algorithm must be a name, one of: {', '.join(solver_names())}; got {name!r}")
     key = name.strip().lower()
     if key not in _ALIASES:
         raise ColoritError(f"unknown algorithm {name!r}; choose one of: {', '.join(solver_names())}")

@@ -16,6 +16,8 @@ slices and resumes where it stopped.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .._jit import kernel
@@ -24,9 +26,9 @@ from ..bound import BoundScratch, elimination_bound
 from ..flood import eliminating_colour, frontier
 from ..graph import RegionGraph
 from .base import Control, Outcome, SliceBudget, register
-from .lookahead import first_answer
+from .incumbent import first_answer
+from .status import EXHAUSTED, IMPROVED, SLICE_DONE
 
-EXHAUSTED, SLICE_DONE, IMPROVED = 0, 1, 2
 MEMO_WAYS = 4
 MEMO_MAX_BYTES = 96 << 20  #: the memo is a cache: bigger buys little
 
@@ -34,17 +36,51 @@ MEMO_MAX_BYTES = 96 << 20  #: the memo is a cache: bigger buys little
 DEPTH, BEST_LEN, STATES = 0, 1, 2
 
 
+class Stack(NamedTuple):
+    """The search path, one row per depth ``d`` (the state after ``d`` moves).
+
+    Invariants between slices: rows ``0..ctr[DEPTH]`` hold the current path; ``fr[d]`` is
+    the frontier of ``fl[d]`` and ``hashes[d]`` its Zobrist hash; ``order[d, :n_child[d]]``
+    are the moves to try from it and ``next_child[d]`` the next one; ``path[d]`` is the
+    move that made row ``d + 1``."""
+
+    fl: np.ndarray  #: (depth cap, words) uint64, flooded sets
+    fr: np.ndarray  #: (depth cap, words) uint64, their frontiers
+    hashes: np.ndarray  #: (depth cap, 2) uint64
+    order: np.ndarray  #: (depth cap, C) int32
+    n_child: np.ndarray  #: (depth cap,) int32
+    next_child: np.ndarray  #: (depth cap,) int32
+    path: np.ndarray  #: (depth cap,) int32
+
+
+class Memo(NamedTuple):
+    """A set-associative cache of seen states: a 128-bit key and the fewest moves that
+    reached it, plus one (0 marks an empty way, so a fresh table is all zeros and costs
+    no memory until it is used)."""
+
+    keys: np.ndarray  #: (slots, 2) uint64
+    vals: np.ndarray  #: (slots,) int32
+
+
+class ChildScratch(NamedTuple):
+    """Per-colour work arrays of ``_prepare_children``."""
+
+    gain: np.ndarray  #: (C,) int64, cells each move absorbs
+    widens: np.ndarray  #: (C,) bool, the move adds to the frontier
+    beside_p: np.ndarray  #: (C,) bool, the move takes a region beside one of the last move's colour
+
+
 @kernel
-def _prepare_children(  # type: ignore[no-untyped-def]
-    d, fl, fr, colour_mask, region_size, region_colour, adj_ptr, adj_idx, order, n_child, next_child, path,
-    gain, widens, beside_p,
-):
-    """Order the moves at depth ``d`` into ``order[d]``.
+def _prepare_children(d, g, st, cs):  # type: ignore[no-untyped-def]
+    """Order the moves at depth ``d`` into ``st.order[d]``.
 
     An eliminating colour is played alone. Otherwise a colour is tried only if it widens
     the frontier (a move that neither completes its colour nor widens it is never
     optimal: the colour's later play absorbs the same regions); of two moves whose order
     does not matter, one order only. The rest go most cells first."""
+    colour_mask, region_colour, region_size, adj_ptr, adj_idx = g
+    fl, fr, order, n_child, next_child, path = st.fl, st.fr, st.order, st.n_child, st.next_child, st.path
+    gain, widens, beside_p = cs
     n_col = colour_mask.shape[0]
     words = fl.shape[1]
     forced = eliminating_colour(fl[d], fr[d], colour_mask)
@@ -106,36 +142,40 @@ def _prepare_children(  # type: ignore[no-untyped-def]
 
 
 @kernel
-def _memo_visit(keys, vals, h1, h2, g):  # type: ignore[no-untyped-def]
-    """True if the state was already reached with at most ``g`` moves; else record ``g``.
-
-    ``vals`` holds moves + 1 (0: empty), so a fresh table is all zeros and costs no
-    memory until it is used."""
+def _memo_visit(memo, h1, h2, depth):  # type: ignore[no-untyped-def]
+    """True if the state was already reached with at most ``depth`` moves; else record
+    ``depth`` (in an empty way, else over the way reached with the most moves)."""
+    keys, vals = memo
     mask = keys.shape[0] - 1
     base = np.int64(h1 & np.uint64(mask)) & ~np.int64(MEMO_WAYS - 1)
     victim = base
     for i in range(MEMO_WAYS):
         j = base + i
         if vals[j] != 0 and keys[j, 0] == h1 and keys[j, 1] == h2:
-            if vals[j] <= g + 1:
+            if vals[j] <= depth + 1:
                 return True
-            vals[j] = g + 1
+            vals[j] = depth + 1
             return False
         if vals[victim] != 0 and (vals[j] == 0 or vals[j] > vals[victim]):
             victim = j
     # not found: take an empty way, else the one reached with the most moves
     keys[victim, 0] = h1
     keys[victim, 1] = h2
-    vals[victim] = g + 1
+    vals[victim] = depth + 1
     return False
 
 
 @kernel
-def _dfs_run(  # type: ignore[no-untyped-def]
-    colour_mask, region_colour, region_size, adj_ptr, adj_idx, zobrist,
-    fl, fr, hashes, order, n_child, next_child, path, best, ctr, keys, vals, gain, widens, beside_p,
-    expanded, layer, nxt, mark, stamp, cnt_rem, cnt_lay, elim, budget,
-):
+def _dfs_run(g, zobrist, st, memo, cs, scratch, best, ctr, budget):  # type: ignore[no-untyped-def]
+    """Go on with the depth-first search for up to ``budget`` children.
+
+    ``g`` is the graph (``GraphArrays``), ``st`` the path (``Stack``), ``memo`` the seen
+    states, ``cs`` and ``scratch`` work arrays, ``best`` the best answer's moves and
+    ``ctr`` the counters (``DEPTH``, ``BEST_LEN``, ``STATES``). Returns ``IMPROVED`` after
+    a shorter answer (then in ``best[:ctr[BEST_LEN]]``), ``EXHAUSTED`` when no branch is
+    left (that answer is optimal), ``SLICE_DONE`` when the budget is spent."""
+    colour_mask, region_colour, region_size, adj_ptr, adj_idx = g
+    fl, fr, hashes, order, n_child, next_child, path = st
     n_regions = region_colour.shape[0]
     words = fl.shape[1]
     while budget > 0:
@@ -149,19 +189,19 @@ def _dfs_run(  # type: ignore[no-untyped-def]
         next_child[d] += 1
         budget -= 1
         ctr[STATES] += 1
-        g = d + 1
+        e = d + 1
         # child = parent + colour c, frontier and hash updated from the absorbed regions
         h1 = hashes[d, 0]
         h2 = hashes[d, 1]
         size = 0
         for w in range(words):
-            fl[g, w] = fl[d, w]
-            fr[g, w] = fr[d, w]
+            fl[e, w] = fl[d, w]
+            fr[e, w] = fr[d, w]
         for w in range(words):
             a = fr[d, w] & colour_mask[c, w]
             if a == np.uint64(0):
                 continue
-            fl[g, w] |= a
+            fl[e, w] |= a
             x = a
             while x != np.uint64(0):
                 r = (w << 6) + np.int64(ctz(x))
@@ -170,85 +210,69 @@ def _dfs_run(  # type: ignore[no-untyped-def]
                 h2 ^= zobrist[r, 1]
                 for k in range(adj_ptr[r], adj_ptr[r + 1]):
                     nb = adj_idx[k]
-                    fr[g, nb >> 6] |= np.uint64(1) << np.uint64(nb & 63)
+                    fr[e, nb >> 6] |= np.uint64(1) << np.uint64(nb & 63)
         for w in range(words):
-            fr[g, w] &= ~fl[g, w]
-            size += np.int64(popcount_word(fl[g, w]))
+            fr[e, w] &= ~fl[e, w]
+            size += np.int64(popcount_word(fl[e, w]))
         path[d] = c
         if size == n_regions:
-            if g < ctr[BEST_LEN]:
-                ctr[BEST_LEN] = g
-                for i in range(g):
+            if e < ctr[BEST_LEN]:
+                ctr[BEST_LEN] = e
+                for i in range(e):
                     best[i] = path[i]
                 return IMPROVED
             continue
-        if g + 1 >= ctr[BEST_LEN]:
+        if e + 1 >= ctr[BEST_LEN]:
             continue
-        if _memo_visit(keys, vals, h1, h2, g):
+        if _memo_visit(memo, h1, h2, e):
             continue
-        h = elimination_bound(
-            fl[g], fr[g], colour_mask, region_colour, adj_ptr, adj_idx,
-            expanded, layer, nxt, mark, stamp, cnt_rem, cnt_lay, elim, ctr[BEST_LEN] - g - 1,
-        )
-        if g + h >= ctr[BEST_LEN]:
+        h = elimination_bound(fl[e], fr[e], g, scratch, ctr[BEST_LEN] - e - 1)
+        if e + h >= ctr[BEST_LEN]:
             continue
-        hashes[g, 0] = h1
-        hashes[g, 1] = h2
-        _prepare_children(
-            g, fl, fr, colour_mask, region_size, region_colour, adj_ptr, adj_idx, order, n_child, next_child, path,
-            gain, widens, beside_p,
-        )
-        ctr[DEPTH] = g
+        hashes[e, 0] = h1
+        hashes[e, 1] = h2
+        _prepare_children(e, g, st, cs)
+        ctr[DEPTH] = e
     return SLICE_DONE
-
-
 
 
 def search(graph: RegionGraph, control: Control, incumbent: list[int]) -> Outcome:
     """Branch and bound from ``incumbent`` until exhausted (proven) or stopped."""
     n_col, words = graph.n_colours, graph.n_words
     best_codes = list(incumbent)
+    g = graph.arrays()
     scratch = BoundScratch.for_graph(graph)
     root = graph.initial_state()
     root_front = np.zeros_like(root)
     frontier(root, graph.adj_ptr, graph.adj_idx, root_front)
-    args = (graph.colour_mask, graph.region_colour, graph.adj_ptr, graph.adj_idx)
-    root_bound = int(elimination_bound(root, root_front, *args, *scratch.args(), 1 << 62))
+    root_bound = int(elimination_bound(root, root_front, g, scratch, 1 << 62))
     if graph.n_regions == 1 or root_bound >= len(best_codes):
         return Outcome(best_codes, True, len(best_codes), 1)
+    control.raise_bound(root_bound)
     depth_cap = len(best_codes) + 1
-    fl = np.zeros((depth_cap, words), dtype=np.uint64)
-    fr = np.zeros((depth_cap, words), dtype=np.uint64)
-    fl[0], fr[0] = root, root_front
-    hashes = np.zeros((depth_cap, 2), dtype=np.uint64)
+    st = Stack(
+        fl=np.zeros((depth_cap, words), dtype=np.uint64),
+        fr=np.zeros((depth_cap, words), dtype=np.uint64),
+        hashes=np.zeros((depth_cap, 2), dtype=np.uint64),
+        order=np.zeros((depth_cap, n_col), dtype=np.int32),
+        n_child=np.zeros(depth_cap, dtype=np.int32),
+        next_child=np.zeros(depth_cap, dtype=np.int32),
+        path=np.zeros(depth_cap, dtype=np.int32),
+    )
+    st.fl[0], st.fr[0] = root, root_front
     rng = np.random.default_rng(0x5EED)
     zobrist = rng.integers(0, 2**63, size=(graph.n_regions, 2), dtype=np.uint64) * np.uint64(2) + np.uint64(1)
-    order = np.zeros((depth_cap, n_col), dtype=np.int32)
-    n_child = np.zeros(depth_cap, dtype=np.int32)
-    next_child = np.zeros(depth_cap, dtype=np.int32)
-    path = np.zeros(depth_cap, dtype=np.int32)
     best = np.array(best_codes + [0], dtype=np.int32)
     ctr = np.array([0, len(best_codes), 0], dtype=np.int64)
     memo_bytes = min(control.limits.memory_bytes() // 2, MEMO_MAX_BYTES)
     slots = 1 << max(10, int(np.log2(max(1024, memo_bytes // 20))))
-    keys = np.zeros((slots, 2), dtype=np.uint64)
-    vals = np.zeros(slots, dtype=np.int32)
-    gain = np.zeros(n_col, dtype=np.int64)
-    widens = np.zeros(n_col, dtype=np.bool_)
-    beside_p = np.zeros(n_col, dtype=np.bool_)
-    _prepare_children(
-        0, fl, fr, graph.colour_mask, graph.region_size, graph.region_colour, graph.adj_ptr, graph.adj_idx,
-        order, n_child, next_child, path, gain, widens, beside_p,
-    )
+    memo = Memo(np.zeros((slots, 2), dtype=np.uint64), np.zeros(slots, dtype=np.int32))
+    cs = ChildScratch(np.zeros(n_col, dtype=np.int64), np.zeros(n_col, dtype=np.bool_), np.zeros(n_col, dtype=np.bool_))
+    _prepare_children(0, g, st, cs)
     status = SLICE_DONE
     budget = SliceBudget()
     while not control.should_stop():
-        n = budget.start()
-        status = _dfs_run(
-            graph.colour_mask, graph.region_colour, graph.region_size, graph.adj_ptr, graph.adj_idx, zobrist,
-            fl, fr, hashes, order, n_child, next_child, path, best, ctr, keys, vals, gain, widens, beside_p,
-            *scratch.args(), n,
-        )
+        status = _dfs_run(g, zobrist, st, memo, cs, scratch, best, ctr, budget.start())
         budget.done()
         if status == IMPROVED:
             best_codes = best[: ctr[BEST_LEN]].tolist()
@@ -262,6 +286,5 @@ def search(graph: RegionGraph, control: Control, incumbent: list[int]) -> Outcom
 
 @register("dfs", "depth-first branch and bound with a memo, ordered moves and the elimination bound", exact=True)
 def solve_dfs(graph: RegionGraph, control: Control) -> Outcome:
-    incumbent = first_answer(graph)
-    control.improved(incumbent)
+    incumbent = first_answer(graph, control)
     return search(graph, control, incumbent)

@@ -1,45 +1,37 @@
-"""``greedy``: the colour that floods the most cells now. Also the searches' first answer."""
+"""``greedy``: the colour that floods the most cells now (ties: the lowest colour code).
+
+It runs on the frontier lists (``colorit.frontier``) in slices of moves, so it notices its
+deadline; a greedy game cut short is finished by the basic AI, which is quick on any
+board.
+"""
 
 from __future__ import annotations
 
-import numpy as np
-
-from .._jit import kernel
-from ..bitset import count
-from ..flood import absorbed_cells, frontier, play
+from .. import frontier
 from ..graph import RegionGraph
-from .base import Control, Outcome, register
+from .base import Control, Outcome, SliceBudget, register
 
 
-@kernel
-def _greedy_moves(start_bits, adj_ptr, adj_idx, colour_mask, region_colour, region_size):  # type: ignore[no-untyped-def]
-    n = region_colour.shape[0]
-    flooded = start_bits.copy()
-    front = np.zeros_like(flooded)
-    frontier(flooded, adj_ptr, adj_idx, front)
-    gain = np.zeros(colour_mask.shape[0], dtype=np.int64)
-    moves = np.empty(n, dtype=np.int32)
-    k = 0
-    while count(flooded) < n:
-        absorbed_cells(front, region_colour, region_size, gain)
-        best = 0
-        for c in range(gain.shape[0]):
-            if gain[c] > gain[best]:
-                best = c
-        moves[k] = best
-        k += 1
-        play(flooded, front, colour_mask, best, adj_ptr, adj_idx)
-    return moves[:k]
-
-
-def greedy_moves(graph: RegionGraph) -> list[int]:
-    return _greedy_moves(  # type: ignore[no-any-return]
-        graph.initial_state(), graph.adj_ptr, graph.adj_idx, graph.colour_mask, graph.region_colour, graph.region_size
-    ).tolist()
+def greedy_moves(graph: RegionGraph, control: Control | None = None) -> tuple[list[int], bool]:
+    """Greedy's answer in colour codes, and whether it is greedy's own to the end (False
+    when ``control`` stopped it and the basic AI finished it)."""
+    g = frontier.graph_lists(graph)
+    state = frontier.new_state(graph)
+    budget = SliceBudget(first=256, most=1 << 30)
+    done = False
+    while not done:
+        if control is not None and control.should_stop():
+            break
+        done = bool(frontier.greedy_run(g, state, budget.start()))
+        budget.done()
+    if not done:
+        frontier.linear_run(g, state, 1 << 62)
+    return frontier.moves_of(state), done
 
 
 @register("greedy", "the colour that floods the most cells now (ties: smallest id)")
 def solve_greedy(graph: RegionGraph, control: Control) -> Outcome:
-    codes = greedy_moves(graph)
+    codes, whole = greedy_moves(graph, control)
     control.improved(codes)
-    return Outcome(codes, proven_optimal=graph.n_regions == 1, lower_bound=0, states=len(codes))
+    return Outcome(codes, proven_optimal=graph.n_regions == 1, lower_bound=0, states=len(codes),
+                   stopped="" if whole else control.stop_reason)

@@ -1,28 +1,31 @@
 """``lookahead``: play the move whose result has the lowest colour-elimination bound (ties:
 the most cells absorbed). Much closer to optimal than ``greedy`` at a few bound
-evaluations per move, which makes it the exact searches' first answer: every node the
-search can prove no better than it is never stored."""
+evaluations per move, which makes it the exact searches' first answer on the graphs
+where it is quick (see ``incumbent``).
+
+Where bitset adjacency fits (``RegionGraph.adjacency_bits_fit``) a whole game is one
+kernel call of a few milliseconds. On bigger graphs each bound walks the adjacency lists
+of the whole remaining board, so a game costs moves x colours x (regions + edges): it
+runs a few moves per kernel call, checks its deadline between calls, and a game cut
+short is finished by greedy or the basic AI (``frontier.finish``).
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
 from .._jit import kernel
-from ..bound import bound_bits
+from .. import frontier as frontier_lists
 from ..bitset import count
+from ..bound import BoundScratch, bound_bits, elimination_bound
 from ..flood import absorbed_cells, frontier, play
 from ..graph import RegionGraph, adjacency_bits
-from .base import Control, Outcome, register
-from .greedy import greedy_moves
-
-#: Above this many regions the bitset adjacency (R x R bits) costs too much and one
-#: lookahead pass (bound evaluations over the whole graph per move, in one kernel call)
-#: too long: searches there start from ``greedy`` and use adjacency lists.
-BITSET_MAX_REGIONS = 1024
+from .base import Control, Outcome, SliceBudget, register
 
 
 @kernel
 def _lookahead_moves(start_bits, start_front, colour_mask, adj_bits, region_colour, region_size, adj_ptr, adj_idx):  # type: ignore[no-untyped-def]
+    """A whole lookahead game on bitset adjacency rows."""
     n = region_colour.shape[0]
     n_col = colour_mask.shape[0]
     words = start_bits.shape[0]
@@ -54,25 +57,73 @@ def _lookahead_moves(start_bits, start_front, colour_mask, adj_bits, region_colo
     return moves[:k]
 
 
-def lookahead_moves(graph: RegionGraph) -> list[int]:
+@kernel
+def _lookahead_lists_run(flooded, front, moves, counts, g, scratch, budget):  # type: ignore[no-untyped-def]
+    """Up to ``budget`` lookahead moves from ``flooded``/``front`` on the adjacency lists
+    of ``g`` (``GraphArrays``), appended to ``moves`` (``counts[0]`` of them so far).
+    True when the board is flooded. Between calls ``front`` is the frontier of
+    ``flooded`` and ``moves[:counts[0]]`` the moves that made it."""
+    colour_mask, region_colour, region_size, adj_ptr, adj_idx = g
+    n = region_colour.shape[0]
+    n_col = colour_mask.shape[0]
+    child = np.empty_like(flooded)
+    child_front = np.empty_like(flooded)
+    gain = np.zeros(n_col, dtype=np.int64)
+    while budget > 0:
+        if count(flooded) >= n:
+            return True
+        absorbed_cells(front, region_colour, region_size, gain)
+        best = -1
+        best_h = 1 << 60
+        for c in range(n_col):
+            if gain[c] == 0:
+                continue
+            child[:] = flooded
+            child_front[:] = front
+            play(child, child_front, colour_mask, c, adj_ptr, adj_idx)
+            h = elimination_bound(child, child_front, g, scratch, best_h)
+            if h < best_h or (h == best_h and gain[c] > gain[best]):
+                best = c
+                best_h = h
+        moves[counts[0]] = best
+        counts[0] += 1
+        play(flooded, front, colour_mask, best, adj_ptr, adj_idx)
+        budget -= 1
+    return count(flooded) >= n
+
+
+def lookahead_moves(graph: RegionGraph, control: Control | None = None) -> tuple[list[int], bool]:
+    """Lookahead's answer in colour codes, and whether it is lookahead's own to the end
+    (False when ``control`` stopped it and ``frontier.finish`` completed it)."""
     start = graph.initial_state()
     front = np.zeros_like(start)
     frontier(start, graph.adj_ptr, graph.adj_idx, front)
-    return _lookahead_moves(  # type: ignore[no-any-return]
-        start, front, graph.colour_mask, adjacency_bits(graph), graph.region_colour, graph.region_size,
-        graph.adj_ptr, graph.adj_idx,
-    ).tolist()
-
-
-def first_answer(graph: RegionGraph) -> list[int]:
-    """The quick answer every search starts from."""
-    if graph.n_regions <= BITSET_MAX_REGIONS:
-        return lookahead_moves(graph)
-    return greedy_moves(graph)
+    if graph.adjacency_bits_fit:
+        codes = _lookahead_moves(
+            start, front, graph.colour_mask, adjacency_bits(graph), graph.region_colour, graph.region_size,
+            graph.adj_ptr, graph.adj_idx,
+        ).tolist()
+        return codes, True
+    g = graph.arrays()
+    scratch = BoundScratch.for_graph(graph)
+    moves = np.empty(graph.n_regions, dtype=np.int32)
+    counts = np.zeros(1, dtype=np.int64)
+    budget = SliceBudget(first=1, most=1 << 20)
+    done = False
+    while not done:
+        if control is not None and control.should_stop():
+            break
+        done = bool(_lookahead_lists_run(start, front, moves, counts, g, scratch, budget.start()))
+        budget.done()
+    played = moves[: counts[0]].tolist()
+    if done:
+        return played, True
+    return frontier_lists.finish(graph, played), False
 
 
 @register("lookahead", "the move whose result has the lowest lower bound (ties: most cells)")
 def solve_lookahead(graph: RegionGraph, control: Control) -> Outcome:
-    codes = lookahead_moves(graph)
+    codes, whole = lookahead_moves(graph, control)
     control.improved(codes)
-    return Outcome(codes, proven_optimal=graph.n_regions == 1, lower_bound=0, states=len(codes))
+    return Outcome(codes, proven_optimal=graph.n_regions == 1, lower_bound=0, states=len(codes),
+                   stopped="" if whole else control.stop_reason)

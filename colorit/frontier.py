@@ -1,0 +1,215 @@
+"""The game on adjacency lists, with the frontier kept in one list per colour.
+
+The bitset kernels (``flood.py``) cost O(words) per move and need a colours x words
+table: fine for the searches on small boards, hopeless on a 1000x1000 board with a
+thousand colours (346,000 moves of 15,600 words each) or a million (a 125 TB table).
+Here a move takes its colour's list whole, so a whole game costs O((regions + edges)
+log regions) whatever the colour count. ``linear`` plays on it (and is the answer every
+solve holds from the start, see ``colorit.solvers.guard``); ``greedy`` too, one slice of
+moves at a time; and any search that is stopped half-way finishes its answer here
+(``finish``).
+
+The state is a ``FrontierState`` of arrays, changed in place by the kernels. Invariants
+between calls: ``flooded[r]`` marks the flood; ``waiting[r]`` marks the frontier (outside
+the flood, beside it); each frontier region is in exactly one list, its colour's
+(``head[c]``, then ``link``), and ``gain[c]`` is the cells of the regions in that list;
+``heap`` holds every frontier region (and some already flooded, skipped when popped),
+lowest number first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import numpy as np
+
+from ._jit import kernel
+from .graph import RegionGraph
+
+# counts fields
+N_FLOODED, HEAP_SIZE, N_MOVES = 0, 1, 2
+
+
+class GraphLists(NamedTuple):
+    """The region graph's list form, as the kernels take it."""
+
+    region_colour: np.ndarray
+    region_size: np.ndarray
+    adj_ptr: np.ndarray
+    adj_idx: np.ndarray
+
+
+class FrontierState(NamedTuple):
+    flooded: np.ndarray  #: (R,) bool
+    waiting: np.ndarray  #: (R,) bool, the frontier
+    head: np.ndarray  #: (C,) int64, first frontier region of each colour, -1: none
+    link: np.ndarray  #: (R,) int64, next region in the same colour's list
+    gain: np.ndarray  #: (C,) int64, cells the move of each colour would take
+    heap: np.ndarray  #: (R,) int64, frontier regions by number (a binary min-heap)
+    counts: np.ndarray  #: [regions flooded, heap size, moves played]
+    moves: np.ndarray  #: (R,) int32, the moves played
+
+
+@kernel
+def _heap_push(heap, counts, r):  # type: ignore[no-untyped-def]
+    i = counts[HEAP_SIZE]
+    counts[HEAP_SIZE] = i + 1
+    heap[i] = r
+    while i > 0:
+        parent = (i - 1) >> 1
+        if heap[parent] <= heap[i]:
+            break
+        heap[parent], heap[i] = heap[i], heap[parent]
+        i = parent
+
+
+@kernel
+def _heap_pop(heap, counts):  # type: ignore[no-untyped-def]
+    top = heap[0]
+    n = counts[HEAP_SIZE] - 1
+    counts[HEAP_SIZE] = n
+    heap[0] = heap[n]
+    i = 0
+    while True:
+        child = 2 * i + 1
+        if child >= n:
+            break
+        if child + 1 < n and heap[child + 1] < heap[child]:
+            child += 1
+        if heap[i] <= heap[child]:
+            break
+        heap[i], heap[child] = heap[child], heap[i]
+        i = child
+    return top
+
+
+@kernel
+def _join_frontier(g, s, r):  # type: ignore[no-untyped-def]
+    """The unflooded neighbours of ``r`` (just flooded) that were not waiting join their lists."""
+    for k in range(g.adj_ptr[r], g.adj_ptr[r + 1]):
+        nb = g.adj_idx[k]
+        if s.flooded[nb] or s.waiting[nb]:
+            continue
+        s.waiting[nb] = True
+        c = g.region_colour[nb]
+        s.link[nb] = s.head[c]
+        s.head[c] = nb
+        s.gain[c] += g.region_size[nb]
+        _heap_push(s.heap, s.counts, nb)
+
+
+@kernel
+def play_lists(g, s, c):  # type: ignore[no-untyped-def]
+    """Play colour ``c``: its whole list joins the flood (two regions of one colour never
+    touch, so no region of ``c`` joins the frontier meanwhile). Returns regions taken."""
+    r = s.head[c]
+    s.head[c] = -1
+    s.gain[c] = 0
+    taken = 0
+    while r >= 0:
+        nxt = s.link[r]
+        s.flooded[r] = True
+        s.waiting[r] = False
+        taken += 1
+        _join_frontier(g, s, r)
+        r = nxt
+    s.counts[N_FLOODED] += taken
+    s.moves[s.counts[N_MOVES]] = c
+    s.counts[N_MOVES] += 1
+    return taken
+
+
+@kernel
+def _start(g, s, start_region):  # type: ignore[no-untyped-def]
+    s.flooded[start_region] = True
+    s.counts[N_FLOODED] = 1
+    _join_frontier(g, s, start_region)
+
+
+@kernel
+def linear_run(g, s, budget):  # type: ignore[no-untyped-def]
+    """Up to ``budget`` moves of the original basic AI: the colour of the lowest-numbered
+    frontier region (regions are numbered by their first cell in reading order).
+    Returns True when the board is flooded."""
+    n = g.region_colour.shape[0]
+    while s.counts[N_FLOODED] < n and budget > 0:
+        r = _heap_pop(s.heap, s.counts)
+        if s.flooded[r]:
+            continue
+        play_lists(g, s, g.region_colour[r])
+        budget -= 1
+    return s.counts[N_FLOODED] >= n
+
+
+@kernel
+def greedy_run(g, s, budget):  # type: ignore[no-untyped-def]
+    """Up to ``budget`` moves of the colour that floods the most cells now (ties: the
+    lowest colour code). Each costs O(colours) on top of the play. True when flooded."""
+    n = g.region_colour.shape[0]
+    n_col = s.gain.shape[0]
+    while s.counts[N_FLOODED] < n and budget > 0:
+        best = 0
+        for c in range(1, n_col):
+            if s.gain[c] > s.gain[best]:
+                best = c
+        play_lists(g, s, best)
+        budget -= 1
+    return s.counts[N_FLOODED] >= n
+
+
+def graph_lists(graph: RegionGraph) -> GraphLists:
+    return GraphLists(graph.region_colour, graph.region_size, graph.adj_ptr, graph.adj_idx)
+
+
+def new_state(graph: RegionGraph, prefix: Sequence[int] = ()) -> FrontierState:
+    """The state at the start, after the moves ``prefix`` (colour codes)."""
+    n, n_col = graph.n_regions, graph.n_colours
+    s = FrontierState(
+        flooded=np.zeros(n, dtype=np.bool_),
+        waiting=np.zeros(n, dtype=np.bool_),
+        head=np.full(n_col, -1, dtype=np.int64),
+        link=np.empty(n, dtype=np.int64),
+        gain=np.zeros(n_col, dtype=np.int64),
+        heap=np.empty(n, dtype=np.int64),
+        counts=np.zeros(3, dtype=np.int64),
+        moves=np.empty(n + len(prefix), dtype=np.int32),
+    )
+    g = graph_lists(graph)
+    _start(g, s, graph.start_region)
+    for c in prefix:
+        play_lists(g, s, int(c))
+    return s
+
+
+def moves_of(state: FrontierState) -> list[int]:
+    return state.moves[: state.counts[N_MOVES]].tolist()  # type: ignore[no-any-return]
+
+
+def is_done(state: FrontierState) -> bool:
+    return bool(state.counts[N_FLOODED] >= state.flooded.shape[0])
+
+
+def linear_codes(graph: RegionGraph) -> list[int]:
+    """The basic AI's whole answer, in colour codes (milliseconds on a 1000x1000 board)."""
+    s = new_state(graph)
+    linear_run(graph_lists(graph), s, 1 << 62)
+    return moves_of(s)
+
+
+#: ``finish`` uses greedy while regions left x colours stays below this (O(colours) a
+#: move), the basic AI past it.
+GREEDY_FINISH_WORK = 50_000_000
+
+
+def finish(graph: RegionGraph, prefix: Sequence[int]) -> list[int]:
+    """A whole answer that starts with ``prefix``: the rest played by greedy where that is
+    quick, by the basic AI otherwise. What a search stopped half-way answers."""
+    s = new_state(graph, prefix)
+    g = graph_lists(graph)
+    left = graph.n_regions - int(s.counts[N_FLOODED])
+    if left * graph.n_colours <= GREEDY_FINISH_WORK:
+        greedy_run(g, s, 1 << 62)
+    else:
+        linear_run(g, s, 1 << 62)
+    return moves_of(s)

@@ -1,0 +1,125 @@
+"""What a search may spend, checked once for the library and the command line alike.
+
+``Limits(time=10, memory="2G")`` and ``colorit IN OUT --time-limit 10 --max-memory 2G``
+go through the same checks and fail with the same one-line messages, so a script and a
+person hear the same thing. Only the standard library is imported here: the command line
+parses its options before numpy or numba are loaded.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import os
+import re
+from dataclasses import dataclass
+
+from .errors import ColoritError
+
+_SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*", re.IGNORECASE)
+_UNITS = "_kmgt"
+#: Less than this cannot hold even the smallest search tables.
+MIN_MEMORY = 1 << 20
+
+
+def machine_memory() -> int:
+    """The machine's RAM in bytes (8 GiB where the system does not say)."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+    except (ValueError, OSError, AttributeError):
+        return 8 << 30
+
+
+def default_memory_bytes() -> int:
+    """Half of the machine's RAM: the default cap for search tables."""
+    return machine_memory() // 2
+
+
+def format_size(size: float) -> str:
+    """``25769803776`` as ``24G``, ``1610612736`` as ``1.5G``: the way sizes are given."""
+    for unit in "TGMK":
+        scale = 1024 ** (_UNITS.index(unit.lower()))
+        if size >= scale:
+            value = size / scale
+            return f"{value:.1f}".rstrip("0").rstrip(".") + unit
+    return f"{int(size)}"
+
+
+def whole_number(value: object, what: str, minimum: int | None = None) -> int:
+    """``value`` as an int, refusing what would have to be rounded (``1.5``, ``"3"``,
+    ``True``) rather than truncating it in silence."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        else:
+            raise ColoritError(f"{what} must be a whole number, got {value!r}")
+    number = int(value)
+    if minimum is not None and number < minimum:
+        raise ColoritError(f"{what} must be at least {minimum}, got {number}")
+    return number
+
+
+def check_seconds(value: object, what: str = "time limit") -> float:
+    """A positive, finite number of seconds."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ColoritError(f"{what} must be a positive number of seconds, got {value!r}")
+    seconds = float(value)
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise ColoritError(f"{what} must be a positive number of seconds, got {seconds:g}")
+    return seconds
+
+
+def parse_seconds(text: str, what: str = "time limit") -> float:
+    """Seconds from the command line: ``10``, ``0.5``, ``2e3``."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise ColoritError(f"{what} {text!r} is not a number of seconds") from None
+    return check_seconds(value, what)
+
+
+def parse_size(text: str) -> int:
+    """Bytes from ``512M``, ``2G``, ``1.5GiB`` or a plain number of bytes (K, M, G and
+    T are powers of 1024)."""
+    m = _SIZE.fullmatch(text)
+    if not m:
+        raise ColoritError(f"memory size {text!r} is not a size such as 512M, 2G or a number of bytes")
+    return int(float(m.group(1)) * 1024 ** _UNITS.index(m.group(2).lower() or "_"))
+
+
+def check_memory(value: object) -> int:
+    """A memory cap in bytes (an int, or a size string such as ``"2G"``) that this
+    machine can give: between 1M and its RAM."""
+    if isinstance(value, str):
+        size, shown = parse_size(value), value.strip()
+    else:
+        size = whole_number(value, "memory limit")
+        shown = str(size)
+    if size < MIN_MEMORY:
+        raise ColoritError(f"memory limit {shown} is below 1M, too little to search in")
+    total = machine_memory()
+    if size > total:
+        raise ColoritError(f"memory limit {shown} is more than this machine's {format_size(total)} of RAM")
+    return size
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How long a solver may run (seconds, ``None`` for no limit) and how much memory its
+    search tables may take (bytes or a size such as ``"2G"``; ``None`` for half the RAM).
+
+    >>> Limits(time=10, memory="512M").memory
+    536870912
+    """
+
+    time: float | None = None
+    memory: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.time is not None:
+            object.__setattr__(self, "time", check_seconds(self.time))
+        if self.memory is not None:
+            object.__setattr__(self, "memory", check_memory(self.memory))
+
+    def memory_bytes(self) -> int:
+        return self.memory if self.memory is not None else default_memory_bytes()
