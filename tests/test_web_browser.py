@@ -1,0 +1,385 @@
+"""The page in a real headless Chromium against a real server (``python -m colorit.web``).
+
+Skipped when Debian's chromium or chromedriver is missing, except with CI=true, where they
+must run. Boards are read back from the canvas pixels at the cells' centres and compared
+with the Python engine and the palette module.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from colorit import Board, solve
+from colorit.csvio import parse_board_lines
+from colorit.errors import BoardFormatError
+from colorit.generate import random_board
+from colorit.palette import colours
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+ROOT = Path(__file__).resolve().parent.parent
+
+_missing = [p for p in (CHROMIUM, CHROMEDRIVER) if not Path(p).exists()]
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.select import Select
+    from selenium.webdriver.support.wait import WebDriverWait
+except ImportError:  # pragma: no cover - selenium is in the test extras
+    _missing.append("selenium")
+
+if _missing:
+    if os.environ.get("CI") == "true":
+        raise RuntimeError(f"browser tests need {', '.join(_missing)} (CI=true: they must run)")
+    pytest.skip(f"no {', '.join(_missing)}", allow_module_level=True)
+
+
+# --------------------------------------------------------------------------------------
+# fixtures: one server and one browser for the module
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "colorit.web", "--host", "127.0.0.1", "--port", "0", "--workers", "2", "--max-time", "10"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        match = re.search(r"http://127\.0\.0\.1:\d+", line)
+        assert match, f"the server printed no URL: {line!r}"
+        yield match.group(0)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    options = Options()
+    options.binary_location = CHROMIUM
+    profile = tempfile.mkdtemp(prefix="colorit-chromium-")
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={profile}",
+        "--window-size=1280,900",
+    ):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+    driver.set_script_timeout(30)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture()
+def page(server: str, browser: Any) -> Any:
+    """The page freshly loaded (and its console so far kept for the last test)."""
+    browser.get(server + "/")
+    wait_until(browser, lambda: by_id(browser, "board").get_attribute("data-draw-ms") is not None)
+    return browser
+
+
+# --------------------------------------------------------------------------------------
+# helpers
+
+
+def by_id(driver: Any, name: str) -> Any:
+    return driver.find_element(By.CSS_SELECTOR, f'[data-testid="{name}"]')
+
+
+def wait_until(driver: Any, check: Callable[[], Any], timeout: float = 20) -> Any:
+    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda _: check())
+
+
+def moves_shown(driver: Any) -> int:
+    text = by_id(driver, "moves").text
+    assert text.isdigit(), text
+    return int(text)
+
+
+READ_CELLS = """
+const [w, h] = arguments;
+const canvas = document.querySelector('[data-testid="board"]');
+const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+const out = [];
+for (let r = 0; r < h; r++) {
+  for (let c = 0; c < w; c++) {
+    const x = Math.floor((c + 0.5) * canvas.width / w), y = Math.floor((r + 0.5) * canvas.height / h);
+    const i = (y * canvas.width + x) * 4;
+    out.push('#' + [0, 1, 2].map(k => data[i + k].toString(16).padStart(2, '0')).join('').toUpperCase());
+  }
+}
+return out;
+"""
+
+
+def cells_shown(driver: Any, width: int, height: int) -> np.ndarray:
+    """The swatch drawn at each cell's centre."""
+    return np.array(driver.execute_script(READ_CELLS, width, height), dtype=object).reshape(height, width)
+
+
+def swatches(board: Board, grid: np.ndarray) -> np.ndarray:
+    """The swatch the palette gives each cell of a grid of ids (colours go by code)."""
+    table = colours(board.n_colours)
+    codes = np.searchsorted(board.palette, grid)
+    return np.array([table[c] for c in codes.ravel()], dtype=object).reshape(grid.shape)
+
+
+def new_game(driver: Any, width: int, height: int, n_colours: int, seed: int) -> Board:
+    for name, value in (("width", width), ("height", height), ("colours", n_colours), ("seed", seed)):
+        box = by_id(driver, name)
+        box.clear()
+        box.send_keys(str(value))
+    by_id(driver, "new-game").click()
+    wait_until(driver, lambda: f"{width}x{height}" in by_id(driver, "game-info").text and f"seed {seed}" in by_id(driver, "game-info").text)
+    wait_until(driver, lambda: by_id(driver, "moves").text == "0")
+    return random_board(width, height, n_colours, seed=seed)
+
+
+def click_colour(driver: Any, colour_id: int) -> None:
+    before = moves_shown(driver)
+    by_id(driver, f"colour-{colour_id}").click()
+    wait_until(driver, lambda: moves_shown(driver) == before + 1)
+
+
+def useful_moves(board: Board, n: int) -> list[int]:
+    """n moves that each take in cells (the greedy answer's first ones)."""
+    moves = [int(m) for m in solve(board, "greedy").moves[:n]]
+    assert len(moves) == n
+    return moves
+
+
+# --------------------------------------------------------------------------------------
+# tests
+
+
+def test_generated_board_is_the_python_board(page: Any) -> None:
+    board = new_game(page, 9, 7, 5, 1234)
+    assert (cells_shown(page, 9, 7) == swatches(board, board.cells)).all()
+    buttons = page.find_elements(By.CSS_SELECTOR, '[data-testid^="colour-"]')
+    assert sorted(b.get_attribute("data-testid") for b in buttons) == sorted(f"colour-{int(i)}" for i in board.palette)
+    assert by_id(page, "status").text and "solved" not in by_id(page, "status").text
+    # the same board as `colorit generate`
+    done = subprocess.run(
+        [sys.executable, "-m", "colorit", "generate", "--size", "9x7", "--colours", "5", "--seed", "1234"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    rows = parse_board_lines([line for line in done.stdout.splitlines() if line.strip()], "generate")
+    assert rows == board.cells.tolist()
+
+
+def test_play_three_undo_one(page: Any) -> None:
+    board = new_game(page, 10, 8, 4, 77)
+    moves = useful_moves(board, 3)
+    for m in moves:
+        click_colour(page, m)
+    assert (cells_shown(page, 10, 8) == swatches(board, board.replay(moves))).all()
+    by_id(page, "undo").click()
+    wait_until(page, lambda: moves_shown(page) == 2)
+    assert (cells_shown(page, 10, 8) == swatches(board, board.replay(moves[:2]))).all()
+    by_id(page, "redo").click()
+    wait_until(page, lambda: moves_shown(page) == 3)
+    assert (cells_shown(page, 10, 8) == swatches(board, board.replay(moves))).all()
+    # keys play a colour: key k is code k - 1
+    by_id(page, "undo").click()
+    wait_until(page, lambda: moves_shown(page) == 2)
+    code = int(np.searchsorted(board.palette, moves[2]))
+    page.find_element(By.TAG_NAME, "body").send_keys(str(code + 1))
+    wait_until(page, lambda: moves_shown(page) == 3)
+    assert (cells_shown(page, 10, 8) == swatches(board, board.replay(moves))).all()
+
+
+def test_clicking_a_cell_plays_its_colour(page: Any) -> None:
+    board = new_game(page, 6, 6, 3, 5)
+    steps = board.flood_steps([])
+    r, c = next((r, c) for r in range(6) for c in range(6) if steps[r, c] < 0)
+    canvas = by_id(page, "board")
+    size = canvas.size
+    offset_x = (c + 0.5) * size["width"] / 6 - size["width"] / 2
+    offset_y = (r + 0.5) * size["height"] / 6 - size["height"] / 2
+    webdriver.ActionChains(page).move_to_element_with_offset(canvas, int(offset_x), int(offset_y)).click().perform()
+    wait_until(page, lambda: moves_shown(page) == 1)
+    assert (cells_shown(page, 6, 6) == swatches(board, board.replay([int(board.cells[r, c])]))).all()
+
+
+def test_hint_plays_a_move_of_an_optimal_answer(page: Any) -> None:
+    board = new_game(page, 7, 7, 4, 21)
+    first = useful_moves(board, 1)
+    click_colour(page, first[0])
+    optimal_before = len(solve(Board(board.replay(first), board.start), "astar").moves)
+    by_id(page, "hint").click()
+    wait_until(page, lambda: moves_shown(page) == 2)
+    shown = cells_shown(page, 7, 7)
+    played = [int(h) for h in board.palette if (swatches(board, board.replay(first + [int(h)])) == shown).all()]
+    assert played, "the board after the hint is no move of the board's colours"
+    after = Board(board.replay(first + played[:1]), board.start)
+    assert len(solve(after, "astar").moves) == optimal_before - 1
+    by_id(page, "undo").click()
+    wait_until(page, lambda: moves_shown(page) == 1)
+
+
+def test_solve_replays_to_one_colour(page: Any) -> None:
+    board = new_game(page, 8, 8, 4, 8)
+    Select(by_id(page, "algo")).select_by_value("auto")
+    assert Select(by_id(page, "algo-2")).first_selected_option.get_attribute("value") == "linear"
+    names = [o.get_attribute("value") for o in Select(by_id(page, "algo")).options]
+    assert "astar" in names and "linear" in names
+    limit = by_id(page, "time-limit")
+    limit.clear()
+    limit.send_keys("3")
+    Select(by_id(page, "speed")).select_by_value("64")
+    assert "solved" not in by_id(page, "status").text
+    by_id(page, "solve").click()
+    wait_until(page, lambda: "solved" in by_id(page, "status").text, timeout=30)
+    result = by_id(page, "solver-result").text
+    assert "proven optimal" in result or "lower bound" in result
+    n = int(re.search(r"(\d+) moves", result).group(1))  # type: ignore[union-attr]
+    assert moves_shown(page) == n == len(solve(board, "astar").moves)
+    shown = cells_shown(page, 8, 8)
+    assert len(set(shown.ravel())) == 1
+    wait_until(page, lambda: "linear" in by_id(page, "solver-result-2").text and int(by_id(page, "moves-2").text) > 0)
+    # the player: back to the start at 1 move a second, pause, step
+    Select(by_id(page, "speed")).select_by_value("1")
+    by_id(page, "play").click()
+    by_id(page, "pause").click()
+    at = moves_shown(page)
+    assert at <= 1 and "solved" not in by_id(page, "status").text
+    by_id(page, "step").click()
+    wait_until(page, lambda: moves_shown(page) == at + 1)
+    assert len(set(cells_shown(page, 8, 8).ravel())) > 1
+
+
+def test_upload_a_csv(page: Any, tmp_path: Path) -> None:
+    ids = [2**63 - 1, -5, 2**53 + 1, -(2**63)]
+    rows = [[ids[(r * 3 + c * c) % 4] for c in range(5)] for r in range(4)]
+    path = tmp_path / "upload.csv"
+    path.write_text("\n".join(",".join(str(v) for v in row) for row in rows) + "\n")
+    by_id(page, "upload").send_keys(str(path))
+    wait_until(page, lambda: "from upload.csv" in by_id(page, "game-info").text)
+    board = Board.from_rows(rows)
+    assert (cells_shown(page, 5, 4) == swatches(board, board.cells)).all()
+    by_id(page, f"colour-{2**63 - 1}")  # exact ids, not rounded to doubles
+    click_colour(page, 2**53 + 1)
+    assert (cells_shown(page, 5, 4) == swatches(board, board.replay([2**53 + 1]))).all()
+    # a bad file: the CLI's one-line message
+    bad = tmp_path / "bad.csv"
+    bad.write_text("1,2,3\n4,x,6\n")
+    by_id(page, "upload").send_keys(str(bad))
+    wait_until(page, lambda: by_id(page, "error").is_displayed())
+    with pytest.raises(BoardFormatError) as python_error:
+        parse_board_lines(["1,2,3", "4,x,6"], "bad.csv")
+    assert by_id(page, "error").text == str(python_error.value)
+
+
+def test_share_link_reproduces_the_game(page: Any, tmp_path: Path) -> None:
+    board = new_game(page, 9, 9, 5, 99)
+    moves = useful_moves(board, 3)
+    for m in moves:
+        click_colour(page, m)
+    generated_link = by_id(page, "share").get_attribute("href")
+    # an uploaded board travels in the link itself
+    path = tmp_path / "small.csv"
+    path.write_text("3,1,2\n-4,3,9007199254740993\n")
+    by_id(page, "upload").send_keys(str(path))
+    wait_until(page, lambda: "from small.csv" in by_id(page, "game-info").text)
+    click_colour(page, 1)
+    uploaded_link = by_id(page, "share").get_attribute("href")
+    uploaded = Board.from_rows([[3, 1, 2], [-4, 3, 9007199254740993]])
+
+    first = page.current_window_handle
+    for link, shown_board, played, (w, h) in (
+        (generated_link, board, moves, (9, 9)),
+        (uploaded_link, uploaded, [1], (3, 2)),
+    ):
+        page.switch_to.new_window("tab")
+        try:
+            page.get(link)
+            wait_until(page, lambda: by_id(page, "board").get_attribute("data-draw-ms") is not None and moves_shown(page) == len(played))
+            assert (cells_shown(page, w, h) == swatches(shown_board, shown_board.replay(played))).all()
+            by_id(page, "undo").click()
+            wait_until(page, lambda: moves_shown(page) == len(played) - 1)
+        finally:
+            page.close()
+            page.switch_to.window(first)
+
+
+def test_300x300_redraws_within_a_frame(page: Any) -> None:
+    board = new_game(page, 300, 300, 6, 3)
+    moves = [int(m) for m in solve(board, "greedy").moves[:60]]
+    times = page.execute_script(
+        """
+        const canvas = document.querySelector('[data-testid="board"]');
+        const out = [];
+        for (const m of arguments[0]) {
+          const t0 = performance.now();
+          document.querySelector(`[data-testid="colour-${m}"]`).click();
+          canvas.getContext('2d').getImageData(0, 0, 1, 1);  // wait for the pixels
+          out.push(performance.now() - t0);
+        }
+        return out;
+        """,
+        moves,
+    )
+    assert moves_shown(page) == 60
+    # the board is right after all that, away from the flood's outline (cells are under
+    # 2 px here, the outline covers the centres of the cells along it)
+    flood = np.pad(board.flood_steps(moves) >= 0, 1)
+    near = np.zeros((300, 300), dtype=bool)
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            near |= flood[1 + dr : 301 + dr, 1 + dc : 301 + dc] != flood[1:-1, 1:-1]
+    near |= flood[1:-1, 1:-1] & np.pad(np.zeros((298, 298), dtype=bool), 1, constant_values=True)
+    shown = cells_shown(page, 300, 300)
+    want = swatches(board, board.replay(moves))
+    assert near.sum() < 0.2 * near.size
+    assert (shown[~near] == want[~near]).all()
+    assert float(np.median(times)) < 16, times
+
+
+def test_no_console_errors_and_an_icon(page: Any, server: str) -> None:
+    board = new_game(page, 5, 5, 3, 1)
+    click_colour(page, useful_moves(board, 1)[0])
+    severe = [e for e in page.get_log("browser") if e["level"] == "SEVERE"]
+    assert severe == []
+    icon = page.execute_script("return document.querySelector('link[rel=icon]').href")
+    for url in (icon, server + "/favicon.ico"):
+        with urllib.request.urlopen(url, timeout=10) as resp:
+            assert resp.status == 200 and resp.read(), url
