@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -35,10 +36,22 @@ _INT = re.compile(r"[+-]?[0-9]+", re.ASCII)
 _ROW = re.compile(r"[ \t]*[+-]?[0-9]+[ \t]*(?:,[ \t]*[+-]?[0-9]+[ \t]*)*", re.ASCII)
 
 
-def read_bytes(path: StrPath, what: str = "") -> bytes:
-    """The file's bytes; ``BoardFormatError`` naming the file and what went wrong (``what``
-    names the kind of file in the messages: "board", "answer")."""
+#: The file name that means standard input (for reading) or output (for writing).
+STDIO = "-"
+
+
+def display_name(path: StrPath) -> str:
+    """How messages name a file: ``<stdin>`` for ``-``."""
     name = os.fspath(path)
+    return "<stdin>" if name == STDIO else name
+
+
+def read_bytes(path: StrPath, what: str = "") -> bytes:
+    """The file's bytes (standard input for ``-``); ``BoardFormatError`` naming the file
+    and what went wrong (``what`` names the kind of file: "board", "answer")."""
+    name = os.fspath(path)
+    if name == STDIO:
+        return sys.stdin.buffer.read()
     try:
         return Path(path).read_bytes()
     except FileNotFoundError:
@@ -54,7 +67,7 @@ def read_bytes(path: StrPath, what: str = "") -> bytes:
 def _read_lines(path: StrPath, what: str) -> list[str]:
     """The file's lines without line ends (LF, CRLF or CR) or a UTF-8 BOM, trailing
     blank lines dropped; ``BoardFormatError`` if it cannot be read or holds nothing."""
-    name = os.fspath(path)
+    name = display_name(path)
     data = read_bytes(path, what)
     try:
         text = data.decode("utf-8-sig")
@@ -113,7 +126,7 @@ def read_board_csv(path: StrPath, start: str | tuple[int, int] = START_CORNER) -
     ``start`` is a start cell ``(row, col)`` or a spec for ``parse_start``
     (``"top-left"``, ``"center"``, ``"ROW,COL"``).
     """
-    name = os.fspath(path)
+    name = display_name(path)
     rows = parse_board_lines(_read_lines(path, "board"), name)
     cells = np.array(rows, dtype=np.int64)
     if isinstance(start, str):
@@ -123,7 +136,7 @@ def read_board_csv(path: StrPath, start: str | tuple[int, int] = START_CORNER) -
 
 def read_moves_csv(path: StrPath) -> list[int]:
     """The colour ids in an answer file, one per line (an empty file is no moves)."""
-    name = os.fspath(path)
+    name = display_name(path)
     moves: list[int] = []
     for line_no, line in enumerate(_read_lines(path, "answer"), start=1):
         value = line.strip()
@@ -140,6 +153,33 @@ def read_moves_csv(path: StrPath) -> list[int]:
     return moves
 
 
+def same_file(a: StrPath, b: StrPath) -> bool:
+    """Whether two paths name one file: the same path, a symlink to it or a hard link."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def check_outputs(inputs: Iterable[StrPath | None], outputs: Iterable[StrPath | None]) -> None:
+    """Refuse, before any work, outputs that would write over an input (or over each
+    other) or that cannot be written; ``-`` (standard input/output) is always fine."""
+    ins = [i for i in inputs if i is not None and os.fspath(i) != STDIO]
+    seen: list[StrPath] = []
+    for out in outputs:
+        if out is None or os.fspath(out) == STDIO:
+            continue
+        for inp in ins:
+            if same_file(inp, out):
+                what = "an input" if os.fspath(inp) == os.fspath(out) else f"the same file as the input {os.fspath(inp)!r}"
+                raise OutputError(f"{os.fspath(out)}: is {what}; refusing to write over it")
+        for other in seen:
+            if same_file(other, out):
+                raise OutputError(f"{os.fspath(out)}: given as two outputs; each output needs its own file")
+        check_output_path(out)
+        seen.append(out)
+
+
 def check_output_path(path: StrPath) -> Path:
     """Fail early, before any solving, if ``path`` cannot be an output file."""
     target = Path(path)
@@ -154,9 +194,16 @@ def check_output_path(path: StrPath) -> Path:
     return target
 
 
-def write_text_atomic(path: StrPath, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and
-    ``os.replace``, so the target is either untouched or completely written."""
+def write_atomic(path: StrPath, data: str | bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder and
+    ``os.replace``, so the target is either untouched or completely written; ``-``
+    writes to standard output."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    if os.fspath(path) == STDIO:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(raw)
+        sys.stdout.buffer.flush()
+        return
     target = check_output_path(path)
     name = os.fspath(path)
     tmp = target.parent / f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
@@ -165,8 +212,8 @@ def write_text_atomic(path: StrPath, text: str) -> None:
         # os.open applies the umask to a new file, as a plain open() would
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
         try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-                f.write(text)
+            with os.fdopen(fd, "wb") as f:
+                f.write(raw)
                 f.flush()
                 os.fsync(f.fileno())
             if target.exists():
@@ -177,6 +224,11 @@ def write_text_atomic(path: StrPath, text: str) -> None:
             raise
     except OSError as e:
         raise OutputError(f"{name}: cannot write: {(e.strerror or str(e)).lower()}") from None
+
+
+def write_text_atomic(path: StrPath, text: str) -> None:
+    """``write_atomic`` for text (UTF-8, line ends as given)."""
+    write_atomic(path, text)
 
 
 def write_moves_csv(path: StrPath, moves: Iterable[int]) -> None:

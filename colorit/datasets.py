@@ -140,6 +140,11 @@ def detect_format(path: StrPath, data: bytes | None = None) -> str:
     width = len(first)
     shape = name_shape(p)
     blank_between = any(not line for line in lines[start:])
+    body = [line for line in lines[start:] if line]
+    if not blank_between and len({len(line) for line in body}) > 1:
+        # lines of several lengths, each a square: boards of several sizes, one per line
+        if all(math.isqrt(len(line)) ** 2 == len(line) for line in body):
+            return "lines"
     if shape is not None and shape[0] > 1:
         # the name decides; a line that fits neither is reported as a bad line of boards
         if width == shape[0] * shape[0]:
@@ -216,26 +221,49 @@ def _boards(grids: Iterable[np.ndarray], start: str | tuple[int, int] | None, pa
 
 def _read_lines_format(
     name: str, lines: list[bytes], shape: tuple[int, int, int] | None, limit: int | None
-) -> np.ndarray:
+) -> list[np.ndarray]:
+    """One square board per line. A ``b<S>`` name fixes every side to S; without one,
+    each line's side comes from its length, so a file may mix sizes (the community's
+    collections put 12x12 to 20x20 boards in one file)."""
     start = next(i for i, line in enumerate(lines) if line)
     width = len(lines[start])
-    side = math.isqrt(width)
     if shape is not None and width != shape[0] * shape[0]:
         _check_chars(name, start + 1, lines[start])
         raise BoardFormatError(
             f"{name}:{start + 1}: line has {width} characters, expected {shape[0] * shape[0]} "
             f"(one {shape[0]}x{shape[0]} board per line)"
         )
-    if side * side != width:
-        raise BoardFormatError(f"{name}:{start + 1}: line has {width} characters, not a square board (side x side)")
     body = lines[start:] if limit is None else lines[start : start + limit]
-    for i, line in enumerate(body):
-        if len(line) != width:
-            _check_chars(name, start + i + 1, line)
-            what = "blank line" if not line else f"line has {len(line)} characters"
-            raise BoardFormatError(f"{name}:{start + i + 1}: {what}, expected {width} (one {side}x{side} board per line)")
-    grids = _decode(name, body, range(start + 1, start + 1 + len(body)), width).reshape(-1, side, side)
-    _check_colours(name, grids, shape[1] if shape else None, start + 1, 1)
+    # runs of lines of one length are decoded together (most files hold one size)
+    grids: list[np.ndarray] = []
+    first = 0
+    while first < len(body):
+        length = len(body[first])
+        side = math.isqrt(length)
+        line_no = start + first + 1
+        if not body[first]:
+            raise BoardFormatError(f"{name}:{line_no}: blank line between boards (one board per line)")
+        if side * side != length:
+            _check_chars(name, line_no, body[first])
+            if first > 0:
+                before = len(body[first - 1])
+                raise BoardFormatError(
+                    f"{name}:{line_no}: line has {length} characters, expected {before} or another square "
+                    f"number (one square board per line)"
+                )
+            raise BoardFormatError(f"{name}:{line_no}: line has {length} characters, not a square board (side x side)")
+        end = first
+        while end < len(body) and len(body[end]) == length:
+            end += 1
+        if shape is not None and end < len(body):
+            bad = body[end]
+            _check_chars(name, start + end + 1, bad)
+            what = "blank line" if not bad else f"line has {len(bad)} characters"
+            raise BoardFormatError(f"{name}:{start + end + 1}: {what}, expected {length} (one {side}x{side} board per line)")
+        run = _decode(name, body[first:end], range(line_no, start + end + 1), length).reshape(-1, side, side)
+        _check_colours(name, run, shape[1] if shape else None, line_no, 1)
+        grids.extend(run)
+        first = end
     return grids
 
 
@@ -368,8 +396,8 @@ def solutions_text(answers: Sequence[Sequence[int]]) -> str:
 __all__ = [
     "ALPHABET",
     "FORMATS",
-    "BoardSet",
     "START_CORNER",
+    "BoardSet",
     "alphabet_fits",
     "decode_moves",
     "default_start",

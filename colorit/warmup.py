@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Sequence
 
 from .board import Board
 from .generate import random_board
@@ -114,3 +115,22 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+def warm_for(algo: str, boards: Sequence[Board] = ()) -> None:
+    """Load or compile the kernels ``algo`` needs on ``boards``, before any clock runs:
+    its own on a small board, and A*'s at each width those boards need."""
+    from .solvers import get_solver
+
+    name = get_solver(algo).name
+    small = Board.from_rows(SMALL_ROWS)
+    for start in ((0, 0), (2, 2)):
+        solve(small.with_start(start), name, Limits(time=60.0))
+    if name in ("astar", "auto") and boards:
+        widths: set[int] = set()
+        for board in boards:
+            graph = RegionGraph.from_board(board)
+            if graph.adjacency_bits_fit and graph.n_regions > 1:
+                width = padded_width(graph.n_words)
+                widths.add(width if width in WIDTH_TIERS else max(WIDTH_TIERS) + 1)
+        warm_astar(widths)

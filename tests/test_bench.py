@@ -15,7 +15,13 @@ import numpy as np
 import pytest
 
 from colorit import solve
-from colorit.bench import SUMMARY_KEYS, main, parse_size
+from colorit.bench import SUMMARY_KEYS
+from colorit.cli import main as cli_main
+from colorit.limits import check_memory as parse_size
+
+
+def main(argv: list[str]) -> int:
+    return cli_main(["bench", *argv])
 from colorit.datasets import ALPHABET, decode_moves, read_boards
 from colorit.errors import ColoritError
 
@@ -200,7 +206,7 @@ def test_ctrl_c_stops_cleanly_with_a_summary(tmp_path: Path, workers: int, signu
     boards_file = make_set(tmp_path, n=6, side=40, colours=8, seed=workers)
     summary = tmp_path / "s.json"
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    cmd = [sys.executable, "-m", "colorit.bench", str(boards_file), "--algo", "dfs", "--time-limit", "60",
+    cmd = [sys.executable, "-m", "colorit", "bench", str(boards_file), "--algo", "dfs", "--time-limit", "60",
            "--workers", str(workers), "--json", str(summary), "-q"]  # fmt: skip
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
     time.sleep(3.0)

@@ -154,7 +154,7 @@ def test_names() -> None:
         ("b2c4n2.txt", "12345\n", "b2c4n2.txt:1: line has 5 characters, expected 4"),
         ("b2c4n2.txt", "1234\n1254\n", "b2c4n2.txt:2:3: colour '5' is beyond the 4 colours"),
         ("boards.txt", "1230\n", "boards.txt:1:4: '0' is not a colour"),
-        ("boards.txt", "1234\n123\n", "boards.txt:2: line has 3 characters, expected 4"),
+        ("boards.txt", "1234\n123\n", "boards.txt:2: line has 3 characters, expected 4 or another square number"),
         ("b2c4n2.txt", "1234\n12\xe94\n", "b2c4n2.txt:2:3: byte 0xc3 is not a colour"),
         ("blocks.txt", "123\n456\n\n12\n345\n", "blocks.txt:5: row has 3 characters, expected 2"),
         ("x_b3c9n2_center.txt", "123\n456\n789\n\n12\n34\n", "x_b3c9n2_center.txt:5: board is 2x2, expected 3x3"),

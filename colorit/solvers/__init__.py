@@ -10,8 +10,17 @@ from collections.abc import Callable
 
 from ..board import Board
 from ..errors import ColoritError
-from .base import Control, Limits, Outcome, Solution, SolverSpec, get_solver, register, solver_names
-from . import linear, greedy, lookahead, beam, dfs, astar, auto  # noqa: F401  (registration)
+from . import astar, auto, beam, dfs, greedy, linear, lookahead  # noqa: F401  (registration)
+from .base import (
+    Control,
+    Limits,
+    Outcome,
+    Solution,
+    SolverSpec,
+    get_solver,
+    register,
+    solver_names,
+)
 from .guard import build_solution, run_guarded
 
 DEFAULT_ALGO = "auto"
@@ -49,12 +58,12 @@ def solve(
 
 
 __all__ = [
+    "DEFAULT_ALGO",
     "Control",
     "Limits",
     "Outcome",
     "Solution",
     "SolverSpec",
-    "DEFAULT_ALGO",
     "build_solution",
     "get_solver",
     "register",

@@ -44,8 +44,8 @@ from ..bitset import ctz, hash_words, local_words, popcount
 from ..bound import bound_bits
 from ..flood import frontier
 from ..graph import GraphArrays, RegionGraph, adjacency_bits
-from .base import Control, Outcome, SliceBudget, register
 from . import dfs
+from .base import Control, Outcome, SliceBudget, register
 from .incumbent import first_answer
 from .status import EXHAUSTED, IMPROVED, NEED_NODES, NEED_TABLE, SLICE_DONE
 
@@ -388,15 +388,13 @@ def _astar_run(graph, adj_bits, store, ctr, absorbs, budget, shape):  # type: ig
                 _table_put(table, -1 - found, h, n)
                 ctr[TABLE_USED] += 1
             heads[f2, g2] = n
-            if g2 > hi[f2]:
-                hi[f2] = g2
+            hi[f2] = max(hi[f2], g2)
             if f2 <= f:
                 slot = n_recent[g2] % recent.shape[1]
                 for w in range(words):
                     recent[g2, slot, w] = child[w]
                 n_recent[g2] += 1
-            if f2 < ctr[CUR_F]:
-                ctr[CUR_F] = f2
+            ctr[CUR_F] = min(ctr[CUR_F], f2)
         if deferred < ctr[UB]:
             nodes[node, words] = _link(parent, heads[deferred, g])
             heads[deferred, g] = node
@@ -592,7 +590,7 @@ def search(
     return Outcome(best, True, len(best), states)
 
 
-@register("astar", "exact A* on the region graph with the colour-elimination bound", exact=True, aliases=("a*", "exact"))
+@register("astar", "exact A* on the region graph with the colour-elimination bound", exact=True, aliases=("a*", "exact"), rank=5)
 def solve_astar(graph: RegionGraph, control: Control) -> Outcome:
     incumbent = first_answer(graph, control)
     if not graph.adjacency_bits_fit:

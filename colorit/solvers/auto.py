@@ -26,7 +26,7 @@ IMPROVE_AFTER = 0.25
 FALLBACK_BEAM_WIDTH = 1024
 
 
-@register("auto", "an answer at once, then A* until proven optimal or out of time or memory", exact=True, aliases=("default",))
+@register("auto", "an answer at once, then A* until proven optimal or out of time or memory", exact=True, aliases=("default",), rank=6)
 def solve_auto(graph: RegionGraph, control: Control) -> Outcome:
     best = first_answer(graph, control)
     lower = 0

@@ -95,8 +95,7 @@ class Control:
     def raise_bound(self, lower_bound: int) -> None:
         """Record a lower bound as soon as it is known, so an answer written without the
         solver (at the hard deadline) still says how far from optimal it may be."""
-        if lower_bound > self.lower_bound:
-            self.lower_bound = lower_bound
+        self.lower_bound = max(self.lower_bound, lower_bound)
 
     def request_stop(self, reason: str = "signal") -> None:
         """Ask the solver to stop at its next check and return what it has (signal-safe)."""
@@ -188,17 +187,21 @@ class SolverSpec:
     summary: str
     exact: bool = False  #: can prove optimality
     aliases: tuple[str, ...] = field(default_factory=tuple)
+    rank: int = 100
 
 
 _REGISTRY: dict[str, SolverSpec] = {}
 _ALIASES: dict[str, str] = {}
 
 
-def register(name: str, summary: str, *, exact: bool = False, aliases: tuple[str, ...] = ()) -> Callable[[SolverFn], SolverFn]:
-    """Register a solver function under ``name`` (and ``aliases``)."""
+def register(
+    name: str, summary: str, *, exact: bool = False, aliases: tuple[str, ...] = (), rank: int = 100
+) -> Callable[[SolverFn], SolverFn]:
+    """Register a solver function under ``name`` (and ``aliases``); ``solver_names``
+    lists solvers by ``rank`` (quickest and simplest first), whatever the import order."""
 
     def wrap(fn: SolverFn) -> SolverFn:
-        _REGISTRY[name] = SolverSpec(name, fn, summary, exact, aliases)
+        _REGISTRY[name] = SolverSpec(name, fn, summary, exact, aliases, rank)
         _ALIASES[name] = name
         for a in aliases:
             _ALIASES[a] = name
@@ -218,4 +221,5 @@ def get_solver(name: str) -> SolverSpec:
 
 
 def solver_names() -> list[str]:
-    return list(_REGISTRY)
+    """Every solver's name, simplest first: the baseline, the heuristics, the searches."""
+    return [spec.name for spec in sorted(_REGISTRY.values(), key=lambda spec: spec.rank)]

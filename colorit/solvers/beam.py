@@ -66,7 +66,7 @@ def _beam_level(d, n_beam, b, g, adj_bits, scratch, best_len, budget):  # type: 
     and colour in ``b.pos[GOAL_PARENT]``, ``b.pos[GOAL_MOVE]``). The bound works on the
     bitset adjacency rows ``adj_bits`` when given (one row per region), on the
     adjacency lists otherwise."""
-    colour_mask, region_colour, region_size, adj_ptr, adj_idx = g
+    colour_mask, region_colour, _, adj_ptr, adj_idx = g
     fl, fr, cfl, cfr, key, c_parent, c_move, table, parent, move, pos = b
     n = region_colour.shape[0]
     n_col = colour_mask.shape[0]
@@ -234,7 +234,7 @@ def search(graph: RegionGraph, control: Control, incumbent: list[int], max_width
     return Outcome(best, len(best) <= bound, min(bound, len(best)), states, control.stop_reason)
 
 
-@register("beam", "the most promising states of each move count, widths doubling while time is left")
+@register("beam", "the most promising states of each move count, widths doubling while time is left", rank=3)
 def solve_beam(graph: RegionGraph, control: Control) -> Outcome:
     incumbent = first_answer(graph, control)
     return search(graph, control, incumbent)

@@ -21,7 +21,8 @@ from typing import NamedTuple
 import numpy as np
 
 from .._jit import kernel
-from ..bitset import ctz, popcount as popcount_word
+from ..bitset import ctz
+from ..bitset import popcount as popcount_word
 from ..bound import BoundScratch, elimination_bound
 from ..flood import eliminating_colour, frontier
 from ..graph import RegionGraph
@@ -174,7 +175,7 @@ def _dfs_run(g, zobrist, st, memo, cs, scratch, best, ctr, budget):  # type: ign
     ``ctr`` the counters (``DEPTH``, ``BEST_LEN``, ``STATES``). Returns ``IMPROVED`` after
     a shorter answer (then in ``best[:ctr[BEST_LEN]]``), ``EXHAUSTED`` when no branch is
     left (that answer is optimal), ``SLICE_DONE`` when the budget is spent."""
-    colour_mask, region_colour, region_size, adj_ptr, adj_idx = g
+    colour_mask, region_colour, _, adj_ptr, adj_idx = g
     fl, fr, hashes, order, n_child, next_child, path = st
     n_regions = region_colour.shape[0]
     words = fl.shape[1]
@@ -284,7 +285,7 @@ def search(graph: RegionGraph, control: Control, incumbent: list[int]) -> Outcom
     return Outcome(best_codes, proven, lower, int(ctr[STATES]), "" if proven else control.stop_reason)
 
 
-@register("dfs", "depth-first branch and bound with a memo, ordered moves and the elimination bound", exact=True)
+@register("dfs", "depth-first branch and bound with a memo, ordered moves and the elimination bound", exact=True, rank=4)
 def solve_dfs(graph: RegionGraph, control: Control) -> Outcome:
     incumbent = first_answer(graph, control)
     return search(graph, control, incumbent)

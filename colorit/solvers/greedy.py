@@ -29,7 +29,7 @@ def greedy_moves(graph: RegionGraph, control: Control | None = None) -> tuple[li
     return frontier.moves_of(state), done
 
 
-@register("greedy", "the colour that floods the most cells now (ties: smallest id)")
+@register("greedy", "the colour that floods the most cells now (ties: smallest id)", rank=1)
 def solve_greedy(graph: RegionGraph, control: Control) -> Outcome:
     codes, whole = greedy_moves(graph, control)
     control.improved(codes)

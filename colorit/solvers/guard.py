@@ -19,6 +19,7 @@ answer held, finished by greedy where that is quick (``frontier.finish``).
 from __future__ import annotations
 
 import math
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -38,6 +39,9 @@ OVERRUN_SHARE = 0.03
 OVERRUN_FIXED = 0.01
 #: The waiting thread wakes this often, so signal handlers run at once.
 POLL_S = 0.05
+#: How long a stop request (Ctrl-C) waits for the solver before the best answer reported
+#: so far is taken without it.
+STOP_GRACE_S = 0.2
 
 
 def build_solution(
@@ -95,7 +99,7 @@ class _SolverThread:
                 job = self._jobs.pop()
             try:
                 job.outcome = job.run()
-            except BaseException as e:  # handed to the caller
+            except BaseException as e:  # noqa: BLE001 (handed to the caller, re-raised there)
                 job.error = e
             job.done.set()
             _SolverThread._release(self)
@@ -117,6 +121,15 @@ class _SolverThread:
         with cls._lock:
             if cls._idle is None:
                 cls._idle = worker
+
+    @classmethod
+    def _after_fork(cls) -> None:
+        """A forked child has none of its parent's threads (and maybe a held lock)."""
+        cls._lock = threading.Lock()
+        cls._idle = None
+
+
+os.register_at_fork(after_in_child=_SolverThread._after_fork)
 
 
 def hard_deadline_for(control: Control) -> float:
@@ -140,6 +153,9 @@ def run_guarded(
     if graph is None:
         graph = RegionGraph.from_board(board)
     held = frontier.linear_codes(graph)
+    # checked now, so that every kernel the answer at the deadline needs is loaded before
+    # the solver starts (a solver compiling a kernel holds numba's lock for seconds)
+    build_solution(board, held, proven=False, lower_bound=0, elapsed=0.0, algo=spec.name)
     hard = hard_deadline_for(control) if hard_deadline is None else hard_deadline
 
     def fallback(stopped: str) -> Solution:
@@ -161,10 +177,16 @@ def run_guarded(
             outcome = attempt()
         else:
             job = _SolverThread.submit(attempt)
+            asked_at = math.inf
             while not job.done.wait(max(0.0, min(POLL_S, hard - time.monotonic()))):
-                if time.monotonic() >= hard:
+                now = time.monotonic()
+                if now >= hard:
                     control.request_stop("time")
                     return fallback("time")
+                if control.stop_reason and asked_at == math.inf:
+                    asked_at = now
+                if now - asked_at >= STOP_GRACE_S:
+                    return fallback(control.stop_reason)
             if job.error is not None:
                 raise job.error
             assert job.outcome is not None

@@ -18,7 +18,7 @@ def linear_moves(graph: RegionGraph) -> list[int]:
     return linear_codes(graph)
 
 
-@register("linear", "the original basic AI: the colour of the first cell, in reading order, that borders the flood", aliases=("basic",))
+@register("linear", "the original basic AI: the colour of the first cell, in reading order, that borders the flood", aliases=("basic",), rank=0)
 def solve_linear(graph: RegionGraph, control: Control) -> Outcome:
     codes = linear_codes(graph)
     control.improved(codes)

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel
 from .. import frontier as frontier_lists
+from .._jit import kernel
 from ..bitset import count
 from ..bound import BoundScratch, bound_bits, elimination_bound
 from ..flood import absorbed_cells, frontier, play
@@ -121,7 +121,7 @@ def lookahead_moves(graph: RegionGraph, control: Control | None = None) -> tuple
     return frontier_lists.finish(graph, played), False
 
 
-@register("lookahead", "the move whose result has the lowest lower bound (ties: most cells)")
+@register("lookahead", "the move whose result has the lowest lower bound (ties: most cells)", rank=2)
 def solve_lookahead(graph: RegionGraph, control: Control) -> Outcome:
     codes, whole = lookahead_moves(graph, control)
     control.improved(codes)

@@ -1,0 +1,34 @@
+"""``colorit check IN.csv ANSWER.csv``: replay an answer on its board, cell by cell.
+
+Prints ``valid: N moves`` (exit 0) or ``invalid: why`` (exit 1); either file may be ``-``
+(standard input), not both.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..errors import SolutionError
+from . import core
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("input", metavar="IN.csv", help="the board ('-': standard input)")
+    p.add_argument("answer", metavar="ANSWER.csv", help="the answer: one colour id per line ('-': standard input)")
+    core.add_start(p)
+    core.add_quiet(p, "accepted for symmetry with solve; check prints only its verdict")
+
+
+def run(args: argparse.Namespace, ctx: core.Context) -> int:
+    from ..csvio import read_moves_csv
+
+    core.check_files([args.input, args.answer], [])
+    board = core.read_board(args.input, start=args.start)
+    moves = read_moves_csv(args.answer)
+    try:
+        board.check(moves)
+    except SolutionError as e:
+        print(f"invalid: {e}", flush=True)
+        return core.EXIT_FAILED
+    print(f"valid: {len(moves)} moves", flush=True)
+    return core.EXIT_OK

@@ -1,0 +1,103 @@
+"""``colorit compare IN.csv``: several algorithms on one board, side by side.
+
+Each algorithm gets the same time limit; ``saving_*`` are measured against ``linear``, the
+original project's basic AI, which runs as the baseline even when not listed. Every
+solver's kernels are loaded before the clocks start, so ``time_s`` is the search.
+``--plot`` draws the table as a chart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import core
+
+BASELINE = "linear"
+COLUMNS = ("algorithm", "moves", "time_s", "proven", "saving_moves", "saving_pct")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("input", metavar="IN.csv", help="the board ('-': standard input)")
+    p.add_argument("--algos", default=None, metavar="A,B,...", help="algorithms to run (default: all)")
+    core.add_time_limit(p, "seconds per algorithm")
+    core.add_memory(p)
+    core.add_start(p)
+    p.add_argument("--csv", action="store_true", help="print CSV instead of a table")
+    p.add_argument("--plot", metavar="PNG", default=None, help="also draw the table as a bar chart (moves, and time per algorithm)")
+    core.add_quiet(p, "no progress lines on standard error")
+
+
+def format_table(rows: list[dict[str, object]]) -> str:
+    """The rows as aligned text: names to the left, numbers to the right."""
+    cells = [list(COLUMNS)] + [["" if r[c] is None else str(r[c]) for c in COLUMNS] for r in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(COLUMNS))]
+    return "".join("  ".join(v.rjust(w) for v, w in zip(row, widths)).rstrip() + "\n" for row in cells)
+
+
+def format_csv(rows: list[dict[str, object]]) -> str:
+    lines = [",".join(COLUMNS)]
+    lines += [",".join("" if r[c] is None else str(r[c]) for c in COLUMNS) for r in rows]
+    return "\n".join(lines) + "\n"
+
+
+def run(args: argparse.Namespace, ctx: core.Context) -> int:
+    from ..solvers import Solution, get_solver, solver_names
+
+    names = [n.strip() for n in args.algos.split(",") if n.strip()] if args.algos else solver_names()
+    if not names:
+        raise core.UsageError("--algos names no algorithm")
+    algos = list(dict.fromkeys(get_solver(n).name for n in names))
+    core.check_files([args.input], [args.plot])
+    board = core.read_board(args.input, start=args.start)
+    runs = ([BASELINE] if BASELINE not in algos else []) + algos
+    progress = core.Progress(len(runs), "algorithms", label="compare", enabled=not args.quiet)
+    if not args.quiet:
+        print(
+            f"colorit compare: {', '.join(algos)} on {args.input} ({board.height}x{board.width}, "
+            f"{board.n_colours} colours), {args.time_limit:g} s each",
+            file=sys.stderr,
+            flush=True,
+        )
+    for algo in runs:
+        core.warm_up(algo, [board])
+    results: dict[str, Solution] = {}
+    with core.SignalGuard(ctx.log) as guard:
+        for algo in runs:
+            if guard.requested:
+                break
+            sol = core.solve_within(board, algo, args.time_limit, args.max_memory, guard)
+            results[algo] = sol
+            state = "proven optimal" if sol.proven_optimal else "best found"
+            progress.update(1, note=f"{algo}: {len(sol.moves)} moves in {sol.elapsed:.2f} s ({state})")
+    progress.close()
+    baseline = len(results[BASELINE].moves) if BASELINE in results else None
+    rows: list[dict[str, object]] = []
+    for algo in algos:
+        if algo not in results:
+            continue
+        sol = results[algo]
+        saving = None if baseline is None else baseline - len(sol.moves)
+        rows.append(
+            {
+                "algorithm": algo,
+                "moves": len(sol.moves),
+                "time_s": round(sol.elapsed, 3),
+                "proven": bool(sol.proven_optimal),
+                "saving_moves": saving,
+                "saving_pct": None if saving is None else (round(100.0 * saving / baseline, 1) if baseline else 0.0),
+            }
+        )
+    sys.stdout.write(format_csv(rows) if args.csv else format_table(rows))
+    sys.stdout.flush()
+    if args.plot:
+        from ..render.charts import compare_chart
+
+        lower = max((s.lower_bound for s in results.values()), default=0)
+        png = compare_chart(rows, lower_bound=lower or None, title=f"{args.input}: {board.height}x{board.width}, {board.n_colours} colours")
+        core.write_output(args.plot, png, guard)
+        if not args.quiet:
+            print(f"colorit compare: wrote the chart to {args.plot}", file=sys.stderr, flush=True)
+    if guard.requested:
+        print(f"colorit compare: interrupted by {guard.signal_name}: the table holds the algorithms run so far", file=sys.stderr, flush=True)
+    return guard.exit_code

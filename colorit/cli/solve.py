@@ -1,0 +1,71 @@
+"""``colorit solve IN.csv OUT.csv`` (also ``colorit IN.csv OUT.csv``): the original tool.
+
+CSV in, CSV out, timestamped progress lines as the original printed them. The time limit
+is counted from the process start and covers writing the answer; Ctrl-C or SIGTERM
+writes the best answer found so far (see ``core.SignalGuard``). ``-`` reads the board
+from standard input or writes the answer to standard output (the progress lines then go
+to standard error).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .. import __version__
+from ..log import PROG, Log
+from . import core
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("input", metavar="IN.csv", help="the board: one row per line, integer colour ids separated by commas ('-': standard input)")
+    p.add_argument("output", metavar="OUT.csv", help="where to write the answer: one colour id per line ('-': standard output)")
+    core.add_algo(p)
+    core.add_time_limit(p, "seconds from the start of the process to the written answer")
+    core.add_memory(p)
+    core.add_start(p)
+    core.add_quiet(p, "no progress lines (errors are still printed)")
+
+
+def run(args: argparse.Namespace, ctx: core.Context) -> int:
+    """Solve IN, write OUT; 0, or 130/143 when a signal cut the search short."""
+    from ..solvers import get_solver
+
+    log = ctx.log
+    if args.output == "-":
+        log = ctx.log = Log(quiet=log.quiet, out=sys.stderr)
+    algo = get_solver(args.algo).name
+    memory = args.max_memory
+    limit = args.time_limit
+    core.check_files([args.input], [args.output])
+    log.info(
+        f"{PROG} {__version__}: solve {args.input} -> {args.output} "
+        f"(algo {algo}, time limit {limit:g} s, start {args.start}"
+        f"{'' if memory is None else f', max memory {memory} bytes'})"
+    )
+    with core.SignalGuard(log) as guard:
+        log.info(f"reading board {args.input}")
+        board = core.read_board(args.input, start=args.start)
+        log.info(
+            f"board {board.height} rows x {board.width} columns, {board.n_colours} colours, "
+            f"start cell {board.start[0]},{board.start[1]}"
+        )
+        log.info(f"solving with {algo}, time limit {limit:g} s ({max(0.0, limit - ctx.since_start()):.2f} s left)")
+
+        def improved(n_moves: int, lower_bound: int, elapsed: float) -> None:
+            bound = f" (lower bound {lower_bound})" if lower_bound > 0 else ""
+            log.info(f"improved: {n_moves} moves after {elapsed:.2f} s{bound}")
+
+        solution = core.solve_on_time(board, algo, limit, memory, ctx, guard, on_improve=improved)
+        log.info(core.describe(solution))
+        if solution.stopped == "time":
+            log.info("the search was stopped by the time limit")
+        elif solution.stopped == "memory":
+            log.info("the search was stopped by the memory limit (see --max-memory)")
+        if guard.requested:
+            log.info(f"interrupted by {guard.signal_name}: the answer is the best found so far")
+        text = "\n".join(map(str, solution.moves)) + "\n" if solution.moves else ""
+        core.write_output(args.output, text, guard)
+        log.info(f"wrote {len(solution.moves)} moves to {args.output}")
+        log.info(f"done in {ctx.since_start():.2f} s")
+        return guard.exit_code
