@@ -33,11 +33,11 @@ _LAZY = {
 }
 
 __all__ = [
+    "DEFAULT_ALGO",
     "Board",
     "BoardFormatError",
     "ColoritError",
     "Control",
-    "DEFAULT_ALGO",
     "Limits",
     "OutputError",
     "RegionGraph",
@@ -52,7 +52,14 @@ if TYPE_CHECKING:
     from .board import Board
     from .graph import RegionGraph
     from .limits import Limits
-    from .solvers import DEFAULT_ALGO, Control, Solution, get_solver, solve, solver_names
+    from .solvers import (
+        DEFAULT_ALGO,
+        Control,
+        Solution,
+        get_solver,
+        solve,
+        solver_names,
+    )
 
 
 def __getattr__(name: str) -> Any:

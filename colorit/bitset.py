@@ -106,7 +106,7 @@ def bs_members(bits, out):  # type: ignore[no-untyped-def]
     return n
 
 
-def to_bits(members: "np.ndarray | list[int]", n_bits: int) -> np.ndarray:
+def to_bits(members: np.ndarray | list[int], n_bits: int) -> np.ndarray:
     """A bitset over ``n_bits`` elements holding ``members`` (Python-side helper)."""
     bits = np.zeros(n_words(n_bits), dtype=np.uint64)
     for m in members:

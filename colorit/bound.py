@@ -21,7 +21,7 @@ import numpy as np
 
 from ._jit import kernel
 from .bitset import ctz, local_words, popcount
-from .graph import GraphArrays, RegionGraph
+from .graph import RegionGraph
 
 
 class BoundScratch(NamedTuple):

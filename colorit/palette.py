@@ -79,7 +79,7 @@ def _generated(index: int) -> str:
     lightness = (0.45, 0.62, 0.34)[k % 3]
     saturation = (0.75, 0.55, 0.9)[(k // 3) % 3]
     r, g, b = colorsys.hls_to_rgb(hue, lightness, saturation)
-    return "#{:02X}{:02X}{:02X}".format(round(r * 255), round(g * 255), round(b * 255))
+    return f"#{round(r * 255):02X}{round(g * 255):02X}{round(b * 255):02X}"
 
 
 def colour(code: int) -> str:
