@@ -1,10 +1,15 @@
 # shellcheck shell=bash
 # Shared by bin/colorit and bin/test (sourced, not run): make sure .venv inside the
-# checkout holds this version of colorit, creating or refreshing it when needed.
+# checkout holds this version of colorit with the extras the command needs, and that
+# its kernels are compiled.
 #
-# The venv is (re)installed when the stamp file is missing or records another hash of
-# pyproject.toml (or another checkout folder), so later runs cost one `cksum` and start straight away. Progress and
-# errors go to stderr, so stdout stays the command's own.
+# Installing goes through uv when it can be had (seconds instead of half a minute), else
+# pip. The stamp file records pyproject.toml's checksum, the checkout folder and the
+# extras installed, so later runs cost one `cksum` and start straight away. Kernels:
+# bin/colorit compiles the few a small default solve needs, then the rest in the
+# background (niced), so the first answer comes within seconds of a clone; bin/test
+# compiles everything before the tests. Progress and errors go to stderr, so stdout
+# stays the command's own.
 
 colorit_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 colorit_venv="$colorit_root/.venv"
@@ -25,52 +30,115 @@ colorit_find_python() {
     return 1
 }
 
-# What the stamp records: pyproject.toml's checksum and where the checkout is (an
-# editable install points at it, so a moved checkout is reinstalled).
+# What the install stamp records: pyproject.toml's checksum and where the checkout is
+# (an editable install points at it, so a moved checkout is reinstalled).
 colorit_hash() {
     printf '%s %s' "$(cksum <"$colorit_root/pyproject.toml" | cut -d' ' -f1)" "$colorit_root"
 }
 
-# What the kernels were compiled from: the package's sources (a pull that changes them
-# recompiles at setup, not inside the next solve's time limit).
+# What the kernels were compiled from: the package's sources.
 colorit_src_hash() {
     cat "$colorit_root"/colorit/*.py "$colorit_root"/colorit/*/*.py 2>/dev/null | cksum | cut -d' ' -f1
 }
 
-# Compile the kernels again if the sources changed since the last warm-up.
+# Numba checks a cached kernel against its own file only, not against the files of the
+# kernels it calls: after a change, every cached kernel goes.
+colorit_clear_kernel_cache() {
+    if [[ -n "${NUMBA_CACHE_DIR:-}" ]]; then
+        find "$NUMBA_CACHE_DIR" \( -name '*.nbi' -o -name '*.nbc' \) -delete 2>/dev/null || true
+    else
+        find "$colorit_root/colorit" -path '*/__pycache__/*' \( -name '*.nbi' -o -name '*.nbc' \) -delete 2>/dev/null || true
+    fi
+}
+
+# colorit_warm essential|full: compile the kernels unless this version's are compiled.
+# "essential" compiles what a small default solve needs now and the rest in the
+# background; "full" compiles everything now.
 colorit_warm() {
-    local want stamp="$colorit_venv/.colorit-warm"
+    local mode="$1" want stamp="$colorit_venv/.colorit-warm" lock="$colorit_venv/.colorit-warming"
     want="$(colorit_src_hash)"
     if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]]; then
         return 0
     fi
-    colorit_say "compiling the solver kernels (once per version)"
-    if ! (cd "$colorit_root" && "$colorit_python" -m colorit.warmup) >&2; then
-        colorit_say "error: 'python -m colorit.warmup' failed"
+    if [[ "$(cat "$colorit_venv/.colorit-kernels-of" 2>/dev/null)" != "$want" ]]; then
+        colorit_clear_kernel_cache
+        printf '%s\n' "$want" >"$colorit_venv/.colorit-kernels-of"
+    fi
+    if [[ "$mode" == full ]]; then
+        colorit_say "compiling the solver kernels (once per version)"
+        if ! (cd "$colorit_root" && "$colorit_python" -m colorit.warmup) >&2; then
+            colorit_say "error: 'python -m colorit.warmup' failed"
+            exit 2
+        fi
+        printf '%s\n' "$want" >"$stamp"
+        COLORIT_SETUP_RAN=1
+        return 0
+    fi
+    # a background warm-up of this version already running: leave it be
+    if [[ -f "$lock" ]] && [[ "$(sed -n 2p "$lock")" == "$want" ]] && kill -0 "$(sed -n 1p "$lock")" 2>/dev/null; then
+        return 0
+    fi
+    colorit_say "compiling the kernels a first solve needs (the rest follow in the background)"
+    if ! (cd "$colorit_root" && "$colorit_python" -m colorit.warmup --essential) >&2; then
+        colorit_say "error: 'python -m colorit.warmup --essential' failed"
         exit 2
     fi
-    printf '%s\n' "$want" >"$stamp"
+    (
+        cd "$colorit_root" || exit 0
+        nohup nice -n 10 "$colorit_python" -c '
+import sys
+from colorit.warmup import warmup
+warmup()
+open(sys.argv[1], "w").write(sys.argv[2] + "\n")
+' "$stamp" "$want" >"$colorit_venv/warmup.log" 2>&1 </dev/null &
+        printf '%s\n%s\n' "$!" "$want" >"$lock"
+    )
     COLORIT_SETUP_RAN=1
 }
 
-# colorit_setup run|test: ensure the venv has colorit (plus the test extras for "test"),
-# with its kernels compiled. Sets COLORIT_SETUP_RAN=1 when it had to install or compile.
+# colorit_install "EXTRAS": pip-install colorit (editable) with EXTRAS (comma separated,
+# may be empty) into the venv, with uv when it can be had.
+colorit_install() {
+    local extras="$1" log="$colorit_venv/setup.log" spec="."
+    [[ -n "$extras" ]] && spec=".[$extras]"
+    colorit_say "installing colorit${extras:+[$extras]} and its dependencies into .venv (log: $log)"
+    local uv=""
+    if command -v uv >/dev/null 2>&1; then
+        uv="$(command -v uv)"
+    elif [[ -x "$colorit_venv/bin/uv" ]] || "$colorit_python" -m pip install -q --disable-pip-version-check uv >"$log" 2>&1; then
+        uv="$colorit_venv/bin/uv"
+    fi
+    if [[ -n "$uv" ]] && (cd "$colorit_root" && "$uv" pip install --python "$colorit_python" -e "$spec") >>"$log" 2>&1; then
+        return 0
+    fi
+    [[ -n "$uv" ]] && colorit_say "uv failed (see $log); installing with pip instead"
+    if ! (cd "$colorit_root" && "$colorit_python" -m pip install --disable-pip-version-check -e "$spec") >>"$log" 2>&1; then
+        tail -n 20 "$log" >&2
+        colorit_say "error: pip install failed; see $log"
+        exit 2
+    fi
+}
+
+# colorit_setup run|test [EXTRAS]: ensure the venv has colorit with EXTRAS (test: every
+# extra and the test tools) and compiled kernels. Sets COLORIT_SETUP_RAN=1 when it had to
+# install or compile in the foreground.
 colorit_setup() {
-    local kind="$1" want stamp extras
+    local kind="$1" needed="${2:-}" want stamp="$colorit_venv/.colorit-install" have=""
+    [[ "$kind" == test ]] && needed="test"
     want="$(colorit_hash)"
-    stamp="$colorit_venv/.colorit-$kind"
     COLORIT_SETUP_RAN=0
-    if [[ -x "$colorit_python" && -f "$stamp" && "$(cat "$stamp")" == "$want" ]]; then
-        colorit_warm
-        return 0
+    if [[ -x "$colorit_python" && -f "$stamp" && "$(sed -n 1p "$stamp")" == "$want" ]]; then
+        have="$(sed -n 2p "$stamp")"
+        local missing=0 e
+        for e in ${needed//,/ }; do
+            [[ ",$have," == *",$e,"* || ",$have," == *",test,"* ]] || missing=1
+        done
+        if [[ $missing == 0 ]]; then
+            colorit_warm "$([[ "$kind" == test ]] && echo full || echo essential)"
+            return 0
+        fi
     fi
-    # a test setup is a superset of a run setup
-    if [[ "$kind" == run && -x "$colorit_python" && -f "$colorit_venv/.colorit-test" \
-        && "$(cat "$colorit_venv/.colorit-test")" == "$want" ]]; then
-        colorit_warm
-        return 0
-    fi
-    local t0=$SECONDS log="$colorit_venv/setup.log"
+    local t0=$SECONDS
     if ! [[ -x "$colorit_python" ]] || ! "$colorit_python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
         local base
         if ! base="$(colorit_find_python)"; then
@@ -83,19 +151,32 @@ colorit_setup() {
             colorit_say "error: '$base -m venv' failed (on Debian/Ubuntu: apt install python3-venv)"
             exit 2
         fi
+        have=""
     fi
-    extras=""
-    [[ "$kind" == test ]] && extras="[test]"
-    colorit_say "installing colorit$extras and its dependencies into .venv (log: $log)"
-    rm -f "$colorit_venv/.colorit-run" "$colorit_venv/.colorit-test"
-    if ! (cd "$colorit_root" && "$colorit_python" -m pip install --disable-pip-version-check -e ".$extras") >"$log" 2>&1; then
-        tail -n 20 "$log" >&2
-        colorit_say "error: pip install failed; see $log"
-        exit 2
-    fi
-    rm -f "$colorit_venv/.colorit-warm"
-    colorit_warm
-    printf '%s\n' "$want" >"$stamp"
+    # keep what is there, add what is needed
+    local extras
+    extras="$(printf '%s\n' ${have//,/ } ${needed//,/ } | sort -u | paste -sd, -)"
+    rm -f "$stamp"
+    colorit_install "$extras"
+    printf '%s\n%s\n' "$want" "$extras" >"$stamp"
+    colorit_warm "$([[ "$kind" == test ]] && echo full || echo essential)"
     colorit_say "ready in $((SECONDS - t0)) s"
     COLORIT_SETUP_RAN=1
+}
+
+# The extras a command line needs: pictures for show and --plot, web for serve, cluster
+# for --scheduler.
+colorit_extras_for() {
+    local extras="" arg
+    case "${1:-}" in
+        show) extras="pictures" ;;
+        serve) extras="web" ;;
+    esac
+    for arg in "$@"; do
+        case "$arg" in
+            --plot | --plot=*) extras="${extras:+$extras,}pictures" ;;
+            --scheduler | --scheduler=*) extras="${extras:+$extras,}cluster" ;;
+        esac
+    done
+    printf '%s' "$extras"
 }
