@@ -1,0 +1,35 @@
+"""``colorit serve``: the local web page (play, watch the solvers, compare with the basic AI).
+
+A thin command over ``colorit.web``: it checks the options, prints the URL and runs the
+server until Ctrl-C; the web libraries load only here.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from . import core
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    from ..web.config import DEFAULT_HOST, DEFAULT_MAX_CELLS, DEFAULT_MAX_TIME, DEFAULT_PORT
+
+    p.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST}: this machine only)")
+    p.add_argument("--port", type=core.count_arg(0, "--port"), default=DEFAULT_PORT, help=f"port, 0 for any free one (default {DEFAULT_PORT})")
+    p.add_argument("--workers", type=core.count_arg(1, "--workers"), default=None, metavar="N", help="solver processes (default: one per core)")
+    p.add_argument("--max-cells", type=core.count_arg(1, "--max-cells"), default=DEFAULT_MAX_CELLS, metavar="C", help=f"largest board a request may send, in cells (default {DEFAULT_MAX_CELLS}: 300x300)")
+    p.add_argument("--max-time", type=core.seconds_arg, default=DEFAULT_MAX_TIME, metavar="S", help=f"longest time limit a request may ask (default {DEFAULT_MAX_TIME:g} s)")
+    p.add_argument("--open", action="store_true", help="open the page in a browser")
+
+
+def run(args: argparse.Namespace, ctx: core.Context) -> int:
+    try:
+        from ..web.config import ServerConfig
+        from ..web.server import serve
+    except ImportError as e:
+        raise core.UsageError(
+            f"colorit serve needs the web extra ({e.name} is missing): pip install 'colorit[web]' "
+            "(or run bin/colorit serve, which installs it)"
+        ) from None
+    config = ServerConfig(host=args.host, port=args.port, workers=args.workers, max_cells=args.max_cells, max_time=args.max_time)
+    return serve(config, open_browser=args.open, log=lambda line: print(line, flush=True))

@@ -1,0 +1,74 @@
+"""``colorit show IN.csv [MOVES.csv]``: see a solve.
+
+Without a moves file the board is solved first (``--algo``, ``--time-limit``). ``-o
+x.gif`` writes an animated replay, one frame per move; ``-o x.png`` a sheet of key
+frames; without ``-o`` the replay plays in the terminal, in true colour when it is one
+(plain characters in a pipe, or with NO_COLOR). The pictures come from
+``colorit.render``, imported only here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from ..errors import ColoritError, SolutionError
+from . import core
+
+KINDS = {".gif": "gif", ".png": "png"}
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("input", metavar="IN.csv", help="the board ('-': standard input)")
+    p.add_argument("moves", metavar="MOVES.csv", nargs="?", default=None, help="an answer to show (default: solve the board first)")
+    p.add_argument("-o", "--output", metavar="FILE", default=None, help="write solve.gif (animated) or solve.png (key frames) instead of playing in the terminal")
+    core.add_algo(p)
+    core.add_time_limit(p, "seconds for the solve when no moves file is given")
+    core.add_memory(p)
+    core.add_start(p)
+    core.add_labels(p)
+    p.add_argument("--delay", type=core.seconds_arg, default=0.15, metavar="S", help="seconds between moves in the terminal (default 0.15)")
+    p.add_argument("--every", type=core.count_arg(1, "--every"), default=None, metavar="K", help="PNG: a key frame every K moves (default: about eight frames)")
+    p.add_argument("--cell", type=core.count_arg(1, "--cell"), default=None, metavar="PX", help="pixels per cell (default: chosen from the board size)")
+    core.add_quiet(p, "no summary line on standard error")
+
+
+def run(args: argparse.Namespace, ctx: core.Context) -> int:
+    from ..csvio import read_moves_csv
+
+    kind = None
+    if args.output is not None:
+        kind = KINDS.get(os.path.splitext(args.output)[1].lower())
+        if kind is None:
+            raise core.UsageError(f"{args.output}: -o takes a .gif (animated replay) or .png (key frames) file name")
+    core.check_files([args.input, args.moves], [args.output])
+    board = core.read_board(args.input, start=args.start)
+    with core.SignalGuard(ctx.log) as guard:
+        if args.moves is not None:
+            moves = read_moves_csv(args.moves)
+            try:
+                board.check(moves)
+            except SolutionError as e:
+                raise ColoritError(f"{args.moves}: invalid: {e}") from None
+            what = f"{len(moves)} moves from {args.moves}"
+        else:
+            solution = core.solve_within(board, args.algo, args.time_limit, args.max_memory, guard)
+            moves = list(solution.moves)
+            what = f"{solution.algo}: {core.describe(solution)}"
+        if kind is None:
+            from ..render.terminal import replay, supports_colour
+
+            replay(board, moves, sys.stdout, delay=args.delay, colour=supports_colour(sys.stdout), labels=args.labels)
+            sys.stdout.flush()
+            return guard.exit_code
+        from ..render import frames
+
+        if kind == "gif":
+            data = frames.gif_bytes(board, moves, cell=args.cell, labels=args.labels)
+        else:
+            data = frames.keyframes_png(board, moves, every=args.every, cell=args.cell, labels=args.labels)
+        core.write_output(args.output, data, guard)
+        if not args.quiet:
+            print(f"colorit show: {what}; wrote {args.output} ({len(data) / 1e6:.2f} MB)", file=sys.stderr, flush=True)
+        return guard.exit_code
