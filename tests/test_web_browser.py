@@ -299,6 +299,15 @@ def test_upload_a_csv(page: Any, tmp_path: Path) -> None:
     by_id(page, f"colour-{2**63 - 1}")  # exact ids, not rounded to doubles
     click_colour(page, 2**53 + 1)
     assert (cells_shown(page, 5, 4) == swatches(board, board.replay([2**53 + 1]))).all()
+    # the server's answer (ids in JSON) maps back to these exact ids
+    optimal = len(solve(Board(board.replay([2**53 + 1])), "astar").moves)
+    by_id(page, "hint").click()
+    wait_until(page, lambda: moves_shown(page) == 2)
+    assert not by_id(page, "error").is_displayed()
+    shown = cells_shown(page, 5, 4)
+    hinted = [int(h) for h in board.palette if (swatches(board, board.replay([2**53 + 1, int(h)])) == shown).all()]
+    assert len(hinted) == 1
+    assert len(solve(Board(board.replay([2**53 + 1] + hinted)), "astar").moves) == optimal - 1
     # a bad file: the CLI's one-line message
     bad = tmp_path / "bad.csv"
     bad.write_text("1,2,3\n4,x,6\n")
@@ -307,6 +316,58 @@ def test_upload_a_csv(page: Any, tmp_path: Path) -> None:
     with pytest.raises(BoardFormatError) as python_error:
         parse_board_lines(["1,2,3", "4,x,6"], "bad.csv")
     assert by_id(page, "error").text == str(python_error.value)
+    # a pasted board
+    page.find_element(By.CSS_SELECTOR, "details.csv summary").click()
+    by_id(page, "paste").send_keys("7,8\n8,-7\n")
+    by_id(page, "paste-load").click()
+    wait_until(page, lambda: "from pasted board" in by_id(page, "game-info").text)
+    pasted = Board.from_rows([[7, 8], [8, -7]])
+    assert (cells_shown(page, 2, 2) == swatches(pasted, pasted.cells)).all()
+    assert not by_id(page, "error").is_displayed()
+
+
+INK_PIXELS = """
+const [w, h, inks] = arguments;
+const canvas = document.querySelector('[data-testid="board"]');
+const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+const counts = [];
+for (let r = 0; r < h; r++) {
+  for (let c = 0; c < w; c++) {
+    const ink = inks[r * w + c];
+    const x0 = Math.ceil(c * canvas.width / w) + 2, x1 = Math.floor((c + 1) * canvas.width / w) - 2;
+    const y0 = Math.ceil(r * canvas.height / h) + 2, y1 = Math.floor((r + 1) * canvas.height / h) - 2;
+    let n = 0;
+    for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) {
+      const i = (y * canvas.width + x) * 4;
+      if (data[i] === ink[0] && data[i + 1] === ink[1] && data[i + 2] === ink[2]) n++;
+    }
+    counts.push(n);
+  }
+}
+return counts;
+"""
+
+
+def test_colour_blind_labels(page: Any) -> None:
+    from colorit.palette import ink, rgb
+
+    board = new_game(page, 6, 5, 4, 11)
+    inks = [list(rgb(ink(colours(board.n_colours)[code]))) for code in board.codes.ravel().tolist()]
+    outside = (board.flood_steps([]) < 0).ravel()
+    plain = np.array(page.execute_script(INK_PIXELS, 6, 5, inks))
+    try:
+        for kind in ("numbers", "symbols"):
+            Select(by_id(page, "labels")).select_by_value(kind)
+            labelled = np.array(page.execute_script(INK_PIXELS, 6, 5, inks))
+            # every cell outside the flood carries a label in its swatch's ink
+            assert (labelled[outside] > 0).all() and (plain[outside] == 0).all(), kind
+            buttons = page.find_elements(By.CSS_SELECTOR, '[data-testid^="colour-"]')
+            assert [b.text for b in buttons] == [str(i + 1) for i in range(board.n_colours)]
+            has_shapes = [bool(b.find_elements(By.TAG_NAME, "svg")) for b in buttons]
+            assert all(has_shapes) == (kind == "symbols")
+    finally:
+        Select(by_id(page, "labels")).select_by_value("none")
+    assert (cells_shown(page, 6, 5) == swatches(board, board.cells)).all()
 
 
 def test_share_link_reproduces_the_game(page: Any, tmp_path: Path) -> None:
@@ -372,6 +433,23 @@ def test_300x300_redraws_within_a_frame(page: Any) -> None:
     assert near.sum() < 0.2 * near.size
     assert (shown[~near] == want[~near]).all()
     assert float(np.median(times)) < 16, times
+
+
+def test_the_end_compares_with_the_optimum_and_the_linear_ai(page: Any) -> None:
+    board = new_game(page, 5, 5, 4, 2)
+    best = [int(m) for m in solve(board, "astar").moves]
+    linear = len(solve(board, "linear").moves)
+    for m in best[:-1]:
+        click_colour(page, m)
+    assert not by_id(page, "summary").is_displayed() and "solved" not in by_id(page, "status").text
+    click_colour(page, best[-1])
+    assert "solved" in by_id(page, "status").text
+    wait_until(page, lambda: "Linear AI: " in by_id(page, "summary").text and "…" not in by_id(page, "summary").text)
+    text = by_id(page, "summary").text
+    assert f"You: {len(best)} moves" in text and f"Optimum: {len(best)} moves" in text
+    assert f"Linear AI: {linear} moves" in text
+    by_id(page, "undo").click()
+    wait_until(page, lambda: not by_id(page, "summary").is_displayed())
 
 
 def test_no_console_errors_and_an_icon(page: Any, server: str) -> None:

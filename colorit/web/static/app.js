@@ -134,12 +134,27 @@ const SHAPES = {
   hexagon: { d: regular(6, 36, 0) },
 };
 
+const SVG = "http://www.w3.org/2000/svg";
+
 function shapeSvg(name, ink) {
   const shape = SHAPES[name] || SHAPES.dot;
-  const paint = shape.stroke
-    ? `fill="none" stroke="${ink}" stroke-width="${shape.stroke}" stroke-linecap="round"`
-    : `fill="${ink}"`;
-  return `<svg viewBox="0 0 100 100" width="16" height="16" aria-hidden="true"><path d="${shape.d}" ${paint}/></svg>`;
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 100 100");
+  svg.setAttribute("width", "16");
+  svg.setAttribute("height", "16");
+  svg.setAttribute("aria-hidden", "true");
+  const path = document.createElementNS(SVG, "path");
+  path.setAttribute("d", shape.d);
+  if (shape.stroke) {
+    path.setAttribute("fill", "none");
+    path.setAttribute("stroke", ink);
+    path.setAttribute("stroke-width", String(shape.stroke));
+    path.setAttribute("stroke-linecap", "round");
+  } else {
+    path.setAttribute("fill", ink);
+  }
+  svg.append(path);
+  return svg;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -163,6 +178,8 @@ class BoardView {
     this.game = null;
     this.shown = null; // position drawn into the pixels
     this.labels = "none";
+    this.labelsStale = true; // the label layer needs drawing again (new game, size, kind)
+    this.sprites = new Map(); // code -> its label, at the current cell size
     this.lastMs = 0;
   }
 
@@ -185,41 +202,52 @@ class BoardView {
   layout() {
     if (!this.board) return;
     const { width: w, height: h } = this.board;
-    const across = (this.canvas.parentElement?.clientWidth || this.maxPx) - 4;
+    const across = this.fitHeight
+      ? window.innerWidth - (window.innerWidth > 860 ? 480 : 40) // the main board: beside the panels
+      : (this.canvas.parentElement?.clientWidth || this.maxPx) - 4;
     const down = this.fitHeight ? window.innerHeight - this.fitHeight : this.maxPx;
     const room = Math.max(160, Math.min(this.maxPx, across, down));
     // whole pixels a cell where cells are big enough to see it; on big boards fill the room
     const exact = room / Math.max(w, h);
-    const cell = exact >= 4 ? Math.min(this.maxCell, Math.floor(exact)) : Math.max(1, exact);
+    const cell = exact >= 4 ? Math.min(this.maxCell, Math.floor(exact)) : exact;
     const dpr = window.devicePixelRatio || 1;
     this.cell = cell;
     this.scale = cell * dpr;
-    this.canvas.width = Math.round(w * cell * dpr);
-    this.canvas.height = Math.round(h * cell * dpr);
+    this.canvas.width = Math.max(1, Math.round(w * cell * dpr));
+    this.canvas.height = Math.max(1, Math.round(h * cell * dpr));
     this.canvas.style.width = `${this.canvas.width / dpr}px`;
     this.canvas.style.height = `${this.canvas.height / dpr}px`;
-    this.sprites = null;
+    this.labelsStale = true;
     this.draw();
+    this.onLayout?.();
   }
 
   get labelsFit() {
     return this.scale >= LABEL_MIN_PX;
   }
 
+  get labelsOn() {
+    return this.labels !== "none" && this.labelsFit;
+  }
+
   setLabels(kind) {
     this.labels = kind;
-    this.sprites = null;
+    this.labelsStale = true;
     this.draw();
   }
 
   /** Show `game` after k moves, rewriting only what changed since the last call. */
   show(game, k = game.pos) {
     const t0 = performance.now();
-    if (game !== this.game || this.shown === null) {
+    // a position the line no longer has (moves replaced while another game was shown)
+    // is painted afresh like another game
+    if (game !== this.game || this.shown === null || this.shown > game.moves.length) {
       this.game = game;
+      this.labelsStale = true;
       game.paint(this.pixels, this.lut, null, k);
     } else if (k !== this.shown) {
       game.paint(this.pixels, this.lut, this.shown, k);
+      if (this.labelsOn && !this.labelsStale) this.updateLabels(this.shown, k);
     }
     this.shown = k;
     this.draw();
@@ -233,7 +261,14 @@ class BoardView {
     this.cellsCtx.putImageData(this.image, 0, 0);
     ctx.imageSmoothingEnabled = false;
     ctx.drawImage(this.cells, 0, 0, canvas.width, canvas.height);
-    if (this.labels !== "none" && this.labelsFit) this.drawLabels();
+    if (this.labelsOn) {
+      if (this.labelsStale) this.drawAllLabels();
+      ctx.drawImage(this.labelLayer, 0, 0);
+      // the flood carries one label, its colour's, on the start cell
+      const [r, c] = this.board.start;
+      const size = Math.round(this.scale);
+      ctx.drawImage(this.sprite(this.game.floodColour(this.shown)), Math.round(c * this.scale), Math.round(r * this.scale), size, size);
+    }
     this.drawOutline();
   }
 
@@ -261,7 +296,6 @@ class BoardView {
 
   /** One picture a colour code (its number or shape in its ink), drawn once. */
   sprite(code) {
-    if (!this.sprites) this.sprites = new Map();
     let sprite = this.sprites.get(code);
     if (sprite) return sprite;
     const size = Math.round(this.scale);
@@ -296,16 +330,43 @@ class BoardView {
     return sprite;
   }
 
-  drawLabels() {
-    const { width: w, height: h } = this.board;
+  /** The labels of every cell outside the flood, on a layer of their own: cells outside
+   * never change, so a move only clears the cells it floods (and undo puts them back). */
+  drawAllLabels() {
+    this.sprites = new Map();
+    this.labelsStale = false;
+    if (!this.labelLayer) this.labelLayer = document.createElement("canvas");
+    const layer = this.labelLayer;
+    layer.width = this.canvas.width;
+    layer.height = this.canvas.height;
+    this.labelCtx = layer.getContext("2d");
+    const { width: w, height: h, codes } = this.board;
+    for (let i = 0; i < w * h; i++) if (!this.game.inFlood(i, this.shown)) this.labelCell(i, codes[i]);
+  }
+
+  labelCell(cell, code) {
+    const w = this.board.width;
     const s = this.scale;
-    const game = this.game;
-    const k = this.shown;
     const size = Math.round(s);
-    for (let r = 0; r < h; r++) {
-      for (let c = 0; c < w; c++) {
-        this.ctx.drawImage(this.sprite(game.cellCode(r * w + c, k)), Math.round(c * s), Math.round(r * s), size, size);
+    const r = (cell / w) | 0;
+    this.labelCtx.drawImage(this.sprite(code), Math.round((cell - r * w) * s), Math.round(r * s), size, size);
+  }
+
+  updateLabels(from, to) {
+    const { order, sizes } = this.game;
+    const s = this.scale;
+    const w = this.board.width;
+    if (to > from) {
+      for (let i = sizes[from]; i < sizes[to]; i++) {
+        const cell = order[i];
+        const r = (cell / w) | 0;
+        const x0 = Math.round((cell - r * w) * s);
+        const y0 = Math.round(r * s);
+        this.labelCtx.clearRect(x0, y0, Math.round((cell - r * w + 1) * s) - x0, Math.round((r + 1) * s) - y0);
       }
+    } else {
+      const codes = this.board.codes;
+      for (let i = sizes[to]; i < sizes[from]; i++) this.labelCell(order[i], codes[order[i]]);
     }
   }
 
@@ -346,8 +407,17 @@ function newSlot() {
   return { controller: null, result: null, game: null };
 }
 
-const mainView = new BoardView($("board"), 640, 64, 250);
+const mainView = new BoardView($("board"), 640, 64, 230);
 const miniView = new BoardView($("board-2"), 280, 28);
+
+// the board's column is as wide as the board (the palette wraps under it), and the note
+// about labels follows the cell size
+mainView.onLayout = () => {
+  const width = parseFloat(mainView.canvas.style.width) || 0;
+  document.querySelector(".play").style.width = `${Math.max(width, 340)}px`;
+  const kind = $("labels").value;
+  $("labels-note").hidden = kind === "none" || mainView.labelsFit;
+};
 
 function showError(message) {
   const box = $("error");
@@ -434,7 +504,10 @@ function buildPalette() {
     const key = code < 9 ? ` (key ${code + 1})` : "";
     button.title = `colour ${board.ids[code]}${key}`;
     button.setAttribute("aria-label", `colour ${code + 1}: id ${board.ids[code]}`);
-    button.innerHTML = (symbols ? shapeSvg(palette.symbols[code], palette.ink[code]) : "") + `<span>${code + 1}</span>`;
+    if (symbols) button.append(shapeSvg(palette.symbols[code], palette.ink[code]));
+    const number = document.createElement("span");
+    number.textContent = String(code + 1);
+    button.append(number);
     box.append(button);
   }
 }
@@ -447,8 +520,8 @@ async function newGameFromForm() {
     return v;
   };
   const maxCells = state.config?.max_cells ?? 90000;
-  const width = number("width", 1, 300);
-  const height = number("height", 1, 300);
+  const width = number("width", 1, maxCells);
+  const height = number("height", 1, maxCells);
   const colours = number("colours", 1, MAX_PALETTE);
   if (width * height > maxCells) throw new BoardFormatError(`a ${width}x${height} board has ${width * height} cells; the server takes at most ${maxCells}`);
   const seedText = $("seed").value.trim();
@@ -635,6 +708,10 @@ async function finish() {
   const box = $("summary");
   const mine = state.game.pos;
   box.hidden = false;
+  if (state.board.nColours === 1) {
+    box.textContent = "This board is one colour already: nothing to play.";
+    return;
+  }
   const write = () => {
     const { best, linear } = state.finals;
     const parts = [`You: ${mine} move${mine === 1 ? "" : "s"}.`];
@@ -742,7 +819,7 @@ async function runSlot(i, algo, body) {
           ? "proven optimal"
           : data.lower_bound > 0
             ? `lower bound ${data.lower_bound} (gap ${percent(data.gap)})`
-            : "not proven optimal";
+            : "no lower bound";
         const stopped = data.stopped ? `, stopped by the ${data.stopped} limit` : "";
         setResult(i, "done", `${data.algo}: ${n} moves, ${quality}, ${data.elapsed_s.toFixed(2)} s${stopped}`);
         answerIn(i);
@@ -878,9 +955,10 @@ function wire() {
   $("step-back").addEventListener("click", () => stepReplay(-1));
   $("speed").addEventListener("change", () => state.replay.playing && schedule());
   $("seek").addEventListener("input", () => {
+    const to = Number($("seek").value);
     pauseReplay();
     if (state.slots[0].game) state.mode = "replay";
-    state.replay.pos = Number($("seek").value);
+    state.replay.pos = to;
     render();
   });
   $("labels").addEventListener("change", () => {
@@ -935,7 +1013,7 @@ function applyLabels(rebuild = true) {
   const kind = $("labels").value;
   mainView.setLabels(kind);
   miniView.setLabels(kind);
-  $("labels-note").hidden = kind === "none" || mainView.labelsFit;
+  mainView.onLayout();
   if (rebuild && state.board) buildPalette(), render();
 }
 
@@ -946,6 +1024,8 @@ async function openLink() {
     $("height").value = spec.height;
     $("colours").value = spec.colours;
     $("seed").value = spec.seed;
+    const centre = startCell("center", spec.height, spec.width);
+    $("start").value = spec.start[0] === centre[0] && spec.start[1] === centre[1] && (centre[0] || centre[1]) ? "center" : "top-left";
     await generated(spec, moves);
   } else {
     await startGame(spec, spec.board, moves);
@@ -974,6 +1054,7 @@ async function init() {
     };
     fill($("algo"), state.config.default);
     fill($("algo-2"), state.config.baseline || "linear");
+    $("width").max = $("height").max = String(state.config.max_cells);
     const limit = $("time-limit");
     limit.value = String(state.config.default_time);
     limit.max = String(state.config.max_time);
@@ -987,8 +1068,9 @@ async function init() {
     if (window.location.hash.length > 1) await openLink();
     else await newGameFromForm();
   } catch (e) {
-    showError(explain(e));
+    const message = explain(e);
     if (!state.board) await guard(newGameFromForm)();
+    showError(message); // after the fallback game, which clears errors
   }
   updateShare();
 }
