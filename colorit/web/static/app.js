@@ -712,15 +712,16 @@ async function finish() {
     box.textContent = "This board is one colour already: nothing to play.";
     return;
   }
-  const write = () => {
+  const write = (done = false) => {
     const { best, linear } = state.finals;
+    const missing = done ? "not known (the server gave no answer)" : "…";
     const parts = [`You: ${mine} move${mine === 1 ? "" : "s"}.`];
     if (best) {
       const n = best.moves.length;
       if (best.proven) parts.push(`Optimum: ${n} moves${mine === n ? " (you found it!)" : ""}.`);
       else parts.push(`Best answer found: ${n} moves, lower bound ${best.lower_bound}${mine < n ? " (you beat it!)" : ""}.`);
-    } else parts.push("Best answer: working it out…");
-    parts.push(linear ? `Linear AI: ${linear.moves.length} moves.` : "Linear AI: …");
+    } else parts.push(done ? `Best answer: ${missing}.` : "Best answer: working it out…");
+    parts.push(linear ? `Linear AI: ${linear.moves.length} moves.` : `Linear AI: ${missing}`);
     box.textContent = parts.join(" ");
   };
   write();
@@ -741,7 +742,7 @@ async function finish() {
     }
   };
   await Promise.all([ask("auto", "best"), ask("linear", "linear")]);
-  if (generation === state.generation) write();
+  if (generation === state.generation && state.game.isSolved()) write(true);
 }
 
 /** Keep a solver's answer from the start: for hints, and for the end summary. */
