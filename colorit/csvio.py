@@ -69,8 +69,10 @@ def _read_lines(path: StrPath, what: str) -> list[str]:
     blank lines dropped; ``BoardFormatError`` if it cannot be read or holds nothing."""
     name = display_name(path)
     data = read_bytes(path, what)
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]  # a BOM: positions below count from after it, as the text does
     try:
-        text = data.decode("utf-8-sig")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
         raise BoardFormatError(f"{name}:{line}: not utf-8 text (byte {data[e.start]:#04x})") from None

@@ -170,7 +170,7 @@ class RegionGraph:
     def n_regions(self) -> int:
         return int(self.region_colour.shape[0])
 
-    @property
+    @cached_property
     def n_words(self) -> int:
         """Words of a region bitset."""
         return n_words(self.n_regions)

@@ -23,7 +23,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 
@@ -70,66 +70,90 @@ def build_solution(
     )
 
 
-@dataclass
 class _Job:
-    run: Callable[[], Outcome]
-    done: threading.Event = field(default_factory=threading.Event)
-    outcome: Outcome | None = None
-    error: BaseException | None = None
+    """A solve handed to a solver thread; ``done`` is released when it has finished."""
+
+    __slots__ = ("done", "error", "outcome", "run")
+
+    def __init__(self, run: Callable[[], Outcome]) -> None:
+        self.run = run
+        self.done = threading.Lock()
+        self.done.acquire()
+        self.outcome: Outcome | None = None
+        self.error: BaseException | None = None
+
+    def wait(self, timeout: float) -> bool:
+        """Whether the job finished within ``timeout`` seconds (signal handlers of the
+        waiting main thread run meanwhile)."""
+        if self.done.acquire(timeout=max(0.0, timeout)):
+            self.done.release()
+            return True
+        return False
 
 
 class _SolverThread:
     """One long-lived daemon thread that runs solves, so a bench of thousands of boards
-    does not start a thread per board. A thread still busy with a solve the guard gave
-    up on is left to finish alone; the next solve gets a new thread."""
+    does not start a thread per board (plain locks hand the jobs over: a few
+    microseconds). A thread still busy with a solve the guard gave up on is left to
+    finish alone; the next solve gets another thread."""
 
     _lock = threading.Lock()
-    _idle: _SolverThread | None = None
+    _idle: ClassVar[list[_SolverThread]] = []
 
     def __init__(self) -> None:
-        self._jobs: list[_Job] = []
-        self._wake = threading.Condition()
+        self._job: _Job | None = None
+        self._go = threading.Lock()
+        self._go.acquire()
         threading.Thread(target=self._loop, name="colorit-solver", daemon=True).start()
 
     def _loop(self) -> None:
         while True:
-            with self._wake:
-                while not self._jobs:
-                    self._wake.wait()
-                job = self._jobs.pop()
+            self._go.acquire()
+            job = self._job
+            assert job is not None
             try:
                 job.outcome = job.run()
             except BaseException as e:  # noqa: BLE001 (handed to the caller, re-raised there)
                 job.error = e
-            job.done.set()
-            _SolverThread._release(self)
+            self._job = None
+            with _SolverThread._lock:
+                _SolverThread._idle.append(self)
+            job.done.release()
 
     @classmethod
     def submit(cls, run: Callable[[], Outcome]) -> _Job:
         with cls._lock:
-            worker, cls._idle = cls._idle, None
+            worker = cls._idle.pop() if cls._idle else None
         if worker is None:
             worker = cls()
         job = _Job(run)
-        with worker._wake:
-            worker._jobs.append(job)
-            worker._wake.notify()
+        worker._job = job
+        worker._go.release()
         return job
-
-    @classmethod
-    def _release(cls, worker: _SolverThread) -> None:
-        with cls._lock:
-            if cls._idle is None:
-                cls._idle = worker
 
     @classmethod
     def _after_fork(cls) -> None:
         """A forked child has none of its parent's threads (and maybe a held lock)."""
         cls._lock = threading.Lock()
-        cls._idle = None
+        cls._idle = []
 
 
 os.register_at_fork(after_in_child=_SolverThread._after_fork)
+
+#: Whether this process has loaded the kernels an answer at the deadline needs.
+_preloaded = False
+
+
+def _preload() -> None:
+    """Load (or compile) the kernels of the held answer and its check once per process,
+    before any solver thread runs: a solver compiling a kernel holds numba's lock for
+    seconds, and the answer at the deadline must not wait for it."""
+    global _preloaded
+    if not _preloaded:
+        tiny = Board.from_rows([[0, 1], [1, 0]])
+        build_solution(tiny, frontier.linear_codes(RegionGraph.from_board(tiny)), proven=False, lower_bound=0,
+                       elapsed=0.0, algo="linear")
+        _preloaded = True
 
 
 def hard_deadline_for(control: Control) -> float:
@@ -150,16 +174,19 @@ def run_guarded(
 ) -> Solution:
     """Run the solver ``spec`` on ``board`` and return a checked ``Solution`` by
     ``hard_deadline`` (``time.monotonic()``; default: ``hard_deadline_for(control)``)."""
+    _preload()
     if graph is None:
         graph = RegionGraph.from_board(board)
-    held = frontier.linear_codes(graph)
-    # checked now, so that every kernel the answer at the deadline needs is loaded before
-    # the solver starts (a solver compiling a kernel holds numba's lock for seconds)
-    build_solution(board, held, proven=False, lower_bound=0, elapsed=0.0, algo=spec.name)
+    # the answer held from the start: worked out now where it costs milliseconds (a big
+    # graph), when needed where it costs microseconds
+    held = frontier.linear_codes(graph) if not graph.adjacency_bits_fit else None
     hard = hard_deadline_for(control) if hard_deadline is None else hard_deadline
 
     def fallback(stopped: str) -> Solution:
-        codes, lower = control.best if control.best is not None else (held, 0)
+        if control.best is not None:
+            codes, lower = control.best
+        else:
+            codes, lower = (held if held is not None else frontier.linear_codes(graph)), 0
         lower = max(lower, control.lower_bound)
         if stopped == "memory":
             finished = frontier.finish(graph, [])
@@ -178,7 +205,7 @@ def run_guarded(
         else:
             job = _SolverThread.submit(attempt)
             asked_at = math.inf
-            while not job.done.wait(max(0.0, min(POLL_S, hard - time.monotonic()))):
+            while not job.wait(min(POLL_S, hard - time.monotonic())):
                 now = time.monotonic()
                 if now >= hard:
                     control.request_stop("time")
