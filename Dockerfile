@@ -1,6 +1,7 @@
 # colorit in a container: docker build -t colorit . && docker run --rm colorit
-# Only wheels are installed (numpy, pandas, numba/llvmlite have them for Linux x86-64
-# and arm64), so the slim image needs no compiler.
+# The web page: docker run --rm -p 8000:8000 colorit serve --host 0.0.0.0
+# Only wheels are installed (numpy, numba/llvmlite, pillow, matplotlib and the web
+# libraries have them for Linux x86-64 and arm64), so the slim image needs no compiler.
 ARG BASE_IMAGE=python:3.11-slim
 FROM ${BASE_IMAGE}
 
@@ -16,7 +17,7 @@ COPY pyproject.toml README.md /tmp/colorit-src/
 COPY colorit /tmp/colorit-src/colorit
 # Compile the kernels into NUMBA_CACHE_DIR now, so a run starts at once; any user
 # (docker run -u ...) may load them, and recompile them there if the CPU differs.
-RUN pip install --only-binary=numpy,pandas,numba,llvmlite /tmp/colorit-src \
+RUN pip install --only-binary=numpy,numba,llvmlite,pillow,matplotlib,contourpy,kiwisolver,pydantic-core "/tmp/colorit-src[pictures,web]" \
     && rm -rf /tmp/colorit-src \
     && cd / \
     && python -m colorit.warmup \
@@ -26,5 +27,6 @@ COPY demofiles /demofiles
 RUN chmod a+rwx /demofiles
 
 WORKDIR /work
+EXPOSE 8000
 ENTRYPOINT ["colorit"]
 CMD ["/demofiles/sample.csv", "/demofiles/sample-result.csv"]
