@@ -44,31 +44,37 @@ def run(args: argparse.Namespace, ctx: core.Context) -> int:
             raise core.UsageError(f"{args.output}: -o takes a .gif (animated replay) or .png (key frames) file name")
     core.check_files([args.input, args.moves], [args.output])
     board = core.read_board(args.input, start=args.start)
-    with core.SignalGuard(ctx.log) as guard:
-        if args.moves is not None:
-            moves = read_moves_csv(args.moves)
-            try:
-                board.check(moves)
-            except SolutionError as e:
-                raise ColoritError(f"{args.moves}: invalid: {e}") from None
-            what = f"{len(moves)} moves from {args.moves}"
-        else:
+    if args.moves is not None:
+        moves = read_moves_csv(args.moves)
+        try:
+            board.check(moves)
+        except SolutionError as e:
+            raise ColoritError(f"{args.moves}: invalid: {e}") from None
+        what = f"{len(moves)} moves from {args.moves}"
+        signalled = core.EXIT_OK
+    else:
+        with core.SignalGuard(ctx.log) as guard:
             solution = core.solve_within(board, args.algo, args.time_limit, args.max_memory, guard)
-            moves = list(solution.moves)
-            what = f"{solution.algo}: {core.describe(solution)}"
-        if kind is None:
-            from ..render.terminal import replay, supports_colour
+        moves = list(solution.moves)
+        what = f"{solution.algo}: {core.describe(solution)}"
+        signalled = guard.exit_code
+    if kind is None:
+        # Ctrl-C during the replay ends it (the terminal is restored first)
+        from ..render.terminal import replay, supports_colour
 
-            replay(board, moves, sys.stdout, delay=args.delay, colour=supports_colour(sys.stdout), labels=args.labels)
-            sys.stdout.flush()
-            return guard.exit_code
-        from ..render import frames
+        replay(board, moves, sys.stdout, delay=args.delay, colour=supports_colour(sys.stdout), labels=args.labels)
+        sys.stdout.flush()
+        return signalled
+    from ..render import frames
 
-        if kind == "gif":
-            data = frames.gif_bytes(board, moves, cell=args.cell, labels=args.labels)
-        else:
-            data = frames.keyframes_png(board, moves, every=args.every, cell=args.cell, labels=args.labels)
+    if args.labels != "none" and not frames.labels_drawn(board, cell=args.cell, labels=args.labels, sheet=kind == "png"):
+        ctx.log.warning(f"cells are too small for labels on a {board.height}x{board.width} board; pass --cell 16 to draw them")
+    if kind == "gif":
+        data = frames.gif_bytes(board, moves, cell=args.cell, labels=args.labels)
+    else:
+        data = frames.keyframes_png(board, moves, every=args.every, cell=args.cell, labels=args.labels)
+    with core.SignalGuard(ctx.log) as guard:
         core.write_output(args.output, data, guard)
-        if not args.quiet:
-            print(f"colorit show: {what}; wrote {args.output} ({len(data) / 1e6:.2f} MB)", file=sys.stderr, flush=True)
-        return guard.exit_code
+    if not args.quiet:
+        print(f"colorit show: {what}; wrote {args.output} ({len(data) / 1e6:.2f} MB)", file=sys.stderr, flush=True)
+    return signalled
