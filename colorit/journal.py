@@ -2,9 +2,13 @@
 run killed, crashed or interrupted loses nothing it had finished.
 
 ``colorit bench --solutions OUT`` appends a line per finished board to ``OUT.journal``
-while it runs and writes ``OUT`` itself whole, in input order, at the end (then the
-journal is removed). ``--resume`` reads the journal back: every answer is checked before
-it is trusted, and only the boards without a good answer are solved again.
+while it runs, in the order the answers come in, and writes ``OUT`` itself whole, in
+input order, at the end; then the journal is removed (unless it holds answers for boards
+not in the run, see below). ``--resume`` reads the journal back: every answer is checked
+before it is trusted, and only the boards without a good answer are solved again. Every
+answer is journaled except a failed board's and one cut short by Ctrl-C (it did not get
+its time: a resume solves it again, ``worth_keeping``). A journal left over is never
+written over without ``--resume``.
 
 The file is text, one line per board after a header::
 
@@ -18,8 +22,10 @@ resumed against other files or options cannot lend an answer to the wrong board;
 integer); ``stopped`` is why the search stopped (``-`` when it finished); ``crc`` is the
 CRC-32 of everything before it on the line, so a line cut short by a kill or damaged on
 disk is told apart from a good one. Resuming replays each answer on its board
-(``Board.check``): a line whose digest does not match, whose answer does not solve its
-board, or that is torn or damaged is counted and its board solved again.
+(``Board.check``): a line whose answer does not solve its board, or that is torn or
+damaged, is counted and its board solved again; a good line whose digest names another
+board (the journal of other files, ``--limit`` or ``--start``) is kept in the journal
+but not used, and a journal with no line for the run's boards is refused.
 
 Lines reach the operating system as each chunk of answers comes in (a SIGKILL of the
 process loses none of them) and are fsynced in batches, after ``SYNC_EVERY_LINES`` lines
@@ -145,23 +151,22 @@ class Resumed:
     each kind of line that was not trusted (those boards are solved again)."""
 
     answers: dict[int, BoardResult] = field(default_factory=dict)
+    #: good lines for boards that are not this run's (other files, --limit or --start):
+    #: not used, but kept in the journal, which is then not removed at the end
+    foreign: list[str] = field(default_factory=list)
     torn: int = 0  #: a last line cut short (no newline): a kill while it was written
     damaged: int = 0  #: a line that does not parse or fails its CRC
-    other_board: int = 0  #: a board digest that does not match the run's board there
+    other_board: int = 0  #: a line for a board that is not the run's board there
     wrong_answer: int = 0  #: an answer that does not solve its board
 
     @property
     def redone(self) -> int:
-        return self.torn + self.damaged + self.other_board + self.wrong_answer
+        """Lines not trusted: their boards are solved again."""
+        return self.torn + self.damaged + self.wrong_answer
 
     def describe_redone(self) -> str:
         """``1 torn line, 2 wrong answers`` (empty when every line was good)."""
-        kinds = (
-            (self.torn, "torn line"),
-            (self.damaged, "damaged line"),
-            (self.other_board, "line for another board"),
-            (self.wrong_answer, "wrong answer"),
-        )
+        kinds = ((self.torn, "torn line"), (self.damaged, "damaged line"), (self.wrong_answer, "wrong answer"))
         return ", ".join(f"{n} {what}{'s' if n != 1 else ''}" for n, what in kinds if n)
 
 
@@ -199,13 +204,11 @@ def read_journal(path: str | os.PathLike[str], boards: Sequence[Board], run: dic
             out.damaged += 1
             continue
         index, digest, result = parsed
-        if index >= len(boards):
-            out.other_board += 1
-            continue
-        if index not in digests:
+        if index < len(boards) and index not in digests:
             digests[index] = board_digest(boards[index])
-        if digest != digests[index]:
+        if index >= len(boards) or digest != digests[index]:
             out.other_board += 1
+            out.foreign.append(line + "\n")
             continue
         try:
             boards[index].check(result.moves)
@@ -213,6 +216,11 @@ def read_journal(path: str | os.PathLike[str], boards: Sequence[Board], run: dic
             out.wrong_answer += 1
             continue
         out.answers[index] = result  # a later good line for a board wins
+    if out.foreign and not out.answers:
+        raise JournalError(
+            f"{name}: its {len(out.foreign)} answers are all for other boards (other files, --limit or --start?); "
+            "resume with the run's files and options, or delete the journal to start over"
+        )
     return out
 
 
@@ -224,17 +232,27 @@ class JournalWriter:
     batches (at an append when one is due, else from a timer, so that no line waits
     longer than ``SYNC_EVERY_S`` for its fsync)."""
 
-    def __init__(self, path: str | os.PathLike[str], boards: Sequence[Board], run: dict[str, Any], kept: dict[int, BoardResult]) -> None:
-        """Start the journal at ``path`` afresh: the header and the ``kept`` answers
-        (those read back by a resume), written whole before anything is appended, so a
-        torn or untrusted line of the old journal is gone for good."""
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        boards: Sequence[Board],
+        run: dict[str, Any],
+        kept: dict[int, BoardResult],
+        foreign: Sequence[str] = (),
+    ) -> None:
+        """Start the journal at ``path`` afresh: the header, the ``foreign`` lines and
+        the ``kept`` answers (what a resume read back, ``Resumed``), written whole
+        before anything is appended, so that a torn, damaged or wrong line of the old
+        journal is gone for good and a good one is never lost."""
         from .csvio import write_atomic
 
         self.path = Path(path)
         self.boards = boards
         self._digests: dict[int, str] = {}
-        self.lines = len(kept)  #: answers in the journal
-        write_atomic(self.path, header_line(run) + "".join(format_line(i, self.digest(i), r) for i, r in sorted(kept.items())))
+        self.lines = len(kept)  #: answers for this run's boards in the journal
+        self.foreign = len(foreign)  #: lines for other boards
+        body = "".join(foreign) + "".join(format_line(i, self.digest(i), r) for i, r in sorted(kept.items()))
+        write_atomic(self.path, header_line(run) + body)
         self._fd: int | None = os.open(self.path, os.O_WRONLY | os.O_APPEND)
         self._lock = threading.Lock()
         self._timer: threading.Timer | None = None

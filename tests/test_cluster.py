@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -32,7 +33,7 @@ from colorit.cluster import (
     SchedulerUnreachable,
     parse_scheduler,
 )
-from colorit.datasets import ALPHABET, read_boards
+from colorit.datasets import ALPHABET, decode_moves, read_boards
 from colorit.errors import ColoritError
 from colorit.journal import JournalWriter, journal_path
 from colorit.solvers import Limits
@@ -141,6 +142,37 @@ def test_a_stop_request_stops_the_searches_on_the_workers(tmp_path: Path, cluste
     for board, r in answered:
         assert r.stopped == "signal" and not r.error
         board.check(r.moves)
+
+
+def test_ctrl_c_writes_what_the_cluster_answered_and_says_what_is_missing(tmp_path: Path, address: str) -> None:
+    """SIGINT to a bench of 60 s searches on the cluster: it ends within seconds with
+    130, the stopped searches' answers written, a note of the boards not solved, and
+    the journal kept for --resume."""
+    boards_file = make_set(tmp_path, n=8, side=40, colours=8, seed=21)
+    out = tmp_path / "out.txt"
+    cmd = [sys.executable, "-m", "colorit", "bench", str(boards_file), "--algo", "dfs", "--time-limit", "60",
+           "--solutions", str(out), "--scheduler", address]  # fmt: skip
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env())
+    assert proc.stderr is not None
+    first = proc.stderr.readline()  # the cluster's description: connected, kernels warm
+    assert f"Dask scheduler {address}" in first, first
+    time.sleep(4.0)  # the kernels loaded on both workers, a search running on each
+    t0 = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out_text, err = proc.communicate(timeout=60)
+    assert time.monotonic() - t0 < 15
+    assert proc.returncode == 130, err
+    stopped = re.search(r"interrupted: (\d) of 8 boards solved; not solved: boards \d", err)
+    assert stopped is not None, err
+    assert int(stopped.group(1)) in (1, 2)  # the running searches, stopped with their answers
+    assert f"{stopped.group(1)} signal" in out_text
+    assert f"{journal_path(out)}: keeps 0 of 8 answers; the same command with --resume solves the other 8" in err
+    assert "Traceback" not in err
+    boards = read_boards(boards_file)
+    lines = out.read_text().splitlines()
+    assert len(lines) <= 2  # the answers up to the first board not solved
+    for board, line in zip(boards, lines):
+        board.check(decode_moves(line))
 
 
 def test_resume_on_the_cluster_solves_only_what_the_journal_lacks(

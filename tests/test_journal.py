@@ -126,7 +126,8 @@ def test_read_back_keeps_good_answers_and_counts_the_rest(tmp_path: Path) -> Non
     back = read_journal(path, boards, RUN)
     assert back.answers == {0: results[0], 1: results[1], 2: results[2]}
     assert (back.torn, back.damaged, back.other_board, back.wrong_answer) == (1, 1, 1, 1)
-    assert back.describe_redone() == "1 torn line, 1 damaged line, 1 line for another board, 1 wrong answer"
+    assert back.describe_redone() == "1 torn line, 1 damaged line, 1 wrong answer"
+    assert back.foreign == [format_line(4, board_digest(boards[5]), results[4])]  # kept, not used
 
 
 def test_a_journal_of_other_options_or_no_journal_is_refused(tmp_path: Path) -> None:
@@ -138,6 +139,29 @@ def test_a_journal_of_other_options_or_no_journal_is_refused(tmp_path: Path) -> 
     path.write_text("hello\n")
     with pytest.raises(JournalError, match="not a colorit bench journal"):
         read_journal(path, boards, RUN)
+
+
+def test_a_journal_of_other_boards_is_refused_and_its_lines_never_dropped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A journal of 10 boards resumed with --limit 6: the answers of boards 7-10 are
+    not used, stay in the journal, and the journal stays after the run; resumed
+    against other boards altogether, it is refused."""
+    boards_file = make_set(tmp_path, n=10)
+    boards, results = greedy_results(boards_file)
+    out = tmp_path / "out.txt"
+    path = journal_path(out)
+    JournalWriter(path, boards, RUN, dict(enumerate(results))).close()
+    assert bench(boards_file, "--algo", "greedy", "--solutions", out, "--resume", "--limit", "6", "-q") == 0
+    err = capsys.readouterr().err
+    assert "resumed 6 answers from" in err and "solving 0; 4 lines for other boards stay in the journal" in err
+    assert f"{path}: kept: it also holds 4 answers for boards not in this run" in err
+    assert len(out.read_text().splitlines()) == 6
+    assert read_journal(path, boards, RUN).answers == dict(enumerate(results))  # all ten still there
+    (tmp_path / "other").mkdir()
+    other = make_set(tmp_path / "other", n=10, seed=99)
+    before = path.read_bytes()
+    assert bench(other, "--algo", "greedy", "--solutions", out, "--resume", "-q") == 2
+    assert "its 10 answers are all for other boards" in capsys.readouterr().err
+    assert path.read_bytes() == before
 
 
 def test_the_writer_appends_whole_lines_and_removes_the_journal_when_done(tmp_path: Path) -> None:

@@ -146,13 +146,16 @@ def run(args: argparse.Namespace, ctx: core.Context) -> int:
     # the answers a resumed run keeps: read back, each replayed on its board
     run_key = {"algo": algo, "time_limit": args.time_limit}
     kept: dict[int, bench.BoardResult] = {}
+    foreign: list[str] = []  # good journal lines for boards not in this run: never dropped
     if args.resume:
         assert journal is not None
         if os.path.exists(journal):
             back = read_journal(journal, boards, run_key)
-            kept = back.answers
+            kept, foreign = back.answers, back.foreign
             redone = f" ({back.describe_redone()} redone)" if back.redone else ""
             note = f"resumed {len(kept)} answers from {journal}, solving {len(boards) - len(kept)}{redone}"
+            if foreign:
+                note += f"; {len(foreign)} lines for other boards stay in the journal"
         else:
             note = f"no journal {journal} to resume: solving all {len(boards)} boards"
         print(f"{PROG} bench: {note}", file=sys.stderr)
@@ -190,7 +193,7 @@ def run(args: argparse.Namespace, ctx: core.Context) -> int:
         writer: JournalWriter | None = None
         journaled = set(kept)
         if journal is not None:
-            writer = JournalWriter(journal, boards, run_key, kept)
+            writer = JournalWriter(journal, boards, run_key, kept, foreign)
             stack.callback(writer.close)
 
         progress = core.Progress(len(todo), "boards", label="bench", enabled=not args.quiet)
@@ -248,8 +251,11 @@ def run(args: argparse.Namespace, ctx: core.Context) -> int:
                 if len(answers) < len(results):
                     print(f"{args.solutions}: wrote the answers of the first {len(answers)} of {len(results)} boards", file=sys.stderr)
             if writer is not None:
-                if len(journaled) == len(boards):
+                if len(journaled) == len(boards) and not foreign:
                     writer.remove()  # every answer is in the answers file now
+                elif len(journaled) == len(boards):
+                    writer.close()
+                    print(f"{journal}: kept: it also holds {len(foreign)} answers for boards not in this run", file=sys.stderr)
                 else:
                     writer.close()
                     missing = [i for i in range(len(boards)) if i not in journaled]
