@@ -1,247 +1,222 @@
-"""``colorit bench``: answers in input order whatever the worker count, the summary, the
-comparison with known lengths and its exit status, a clean stop on Ctrl-C."""
+"""``colorit.bench``, the engine under ``colorit bench``: runners that give answers in input
+order (in this process or a pool of processes), stop requests that end the running
+search and skip the rest, each board's time limit kept, the summary, and the comparison
+with known lengths. The command itself is tested in test_cli_bench.py."""
 
 from __future__ import annotations
 
-import json
-import os
-import signal
-import subprocess
-import sys
+import io
+import threading
 import time
 from pathlib import Path
 
-import numpy as np
 import pytest
+from cli_support import registered, write_lengths
 
-from colorit import solve
-from colorit.bench import SUMMARY_KEYS
-from colorit.cli import main as cli_main
-from colorit.limits import check_memory as parse_size
+from colorit import Board, ColoritError, Control, Limits, RegionGraph, bench, solve
+from colorit.bench import BoardResult, FileReport, StopFlag
+from colorit.generate import random_board
+from colorit.solvers import Outcome, get_solver
 
-
-def main(argv: list[str]) -> int:
-    return cli_main(["bench", *argv])
-from colorit.datasets import ALPHABET, decode_moves, read_boards
-from colorit.errors import ColoritError
-
-REPO = Path(__file__).resolve().parents[1]
+BOARDS = [random_board(7, 7, 5, seed=k) for k in range(12)]
 
 
-def make_set(folder: Path, n: int = 20, side: int = 7, colours: int = 5, seed: int = 7) -> Path:
-    """``n`` random boards in the one-board-per-line format."""
-    rng = np.random.default_rng(seed)
-    grids = rng.integers(1, colours + 1, size=(n, side, side))
-    path = folder / f"b{side}c{colours}n{n}.txt"
-    path.write_text("".join("".join(ALPHABET[v - 1] for v in g.ravel()) + "\n" for g in grids))
-    return path
+def result(
+    n_moves: int, *, proven: bool = False, elapsed: float = 0.1, stopped: str = "", error: str = ""
+) -> BoardResult:
+    return BoardResult(tuple(range(n_moves)), proven, n_moves if proven else 0, elapsed, 1, stopped, error)
 
 
-def greedy_lengths(path: Path) -> list[int]:
-    return [len(solve(b, "greedy").moves) for b in read_boards(path)]
+# --------------------------------------------------------------------------- runners
 
 
-def write_lengths(path: Path, lengths: list[int]) -> Path:
-    path.write_text("".join(f"{n}\n" for n in lengths))
-    return path
+def test_in_process_answers_in_input_order() -> None:
+    seen: list[int] = []
+    results = bench.solve_boards(BOARDS, "greedy", Limits(time=5), on_results=lambda first, chunk: seen.append(first))
+    assert seen == list(range(len(BOARDS)))
+    for board, r in zip(BOARDS, results):
+        assert r is not None and not r.error
+        assert r.moves == solve(board, "greedy").moves
+        board.check(list(r.moves))
 
 
-def test_solutions_in_input_order_and_the_same_with_two_workers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    boards_file = make_set(tmp_path)
-    outs = []
-    for workers in (1, 2):
-        out = tmp_path / f"sol{workers}.txt"
-        code = main([str(boards_file), "--algo", "greedy", "--workers", str(workers), "--solutions", str(out), "--quiet"])
-        assert code == 0
-        outs.append(out.read_text())
-    assert outs[0] == outs[1]
-    lines = outs[0].splitlines()
-    boards = read_boards(boards_file)
-    assert len(lines) == len(boards) == 20
-    for board, line, expected in zip(boards, lines, greedy_lengths(boards_file)):
-        moves = decode_moves(line)
-        board.check(moves)  # the line solves its own board: the order is the input order
-        assert len(moves) == expected
-    assert "total_moves" in capsys.readouterr().out
+def test_a_pool_of_processes_gives_the_same_answers() -> None:
+    alone = bench.solve_boards(BOARDS, "greedy", Limits(time=5))
+    chunks: list[tuple[int, int]] = []
+    pooled = bench.solve_boards(
+        BOARDS, "greedy", Limits(time=5), bench.ProcessPool(2), on_results=lambda f, c: chunks.append((f, len(c)))
+    )
+    assert [r.moves for r in pooled if r] == [r.moves for r in alone if r]
+    assert sorted(chunks) == [(k, 1) for k in range(12)]  # chunk_size(12, 2) is 1: hard boards spread out
 
 
-def test_json_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    boards_file = make_set(tmp_path, n=6)
-    summary = tmp_path / "summary.json"
-    code = main([str(boards_file), "--algo", "greedy", "--json", str(summary), "--quiet"])
-    assert code == 0
-    doc = json.loads(summary.read_text())
-    assert set(SUMMARY_KEYS) <= set(doc)
-    assert doc["boards"] == 6
-    assert doc["total_moves"] == sum(greedy_lengths(boards_file))
-    assert doc["proven"] == 0 and doc["proven_moves"] == 0  # greedy proves nothing on random boards
-    assert 0 < doc["median_ms"] <= doc["max_ms"]
-    assert doc["peak_rss_mb"] > 10
-    assert doc["wall_s"] > 0 and doc["interrupted"] is False
-    printed = capsys.readouterr().out
-    for key in SUMMARY_KEYS:
-        assert key in printed
-    assert any(line.split() == ["total_moves", str(doc["total_moves"])] for line in printed.splitlines())
+def test_only_the_boards_asked_for() -> None:
+    results = bench.solve_boards(BOARDS, "linear", Limits(time=5), todo=[7, 2, 3])
+    assert [k for k, r in enumerate(results) if r is not None] == [2, 3, 7]
+    pooled = bench.solve_boards(BOARDS, "linear", Limits(time=5), bench.ProcessPool(2), todo=[7, 2, 3])
+    assert [r.moves if r else None for r in pooled] == [r.moves if r else None for r in results]
 
 
-def test_json_summary_counts_the_proven_moves(tmp_path: Path) -> None:
-    boards_file = make_set(tmp_path, n=4)
-    summary = tmp_path / "summary.json"
-    assert main([str(boards_file), "--algo", "astar", "--json", str(summary), "--quiet"]) == 0
-    doc = json.loads(summary.read_text())
-    assert doc["proven"] == 4
-    assert doc["proven_moves"] == doc["total_moves"] == sum(len(solve(b, "astar").moves) for b in read_boards(boards_file))
+@pytest.mark.parametrize("runner", [bench.InProcess, lambda: bench.ProcessPool(2)], ids=["in-process", "pool"])
+def test_a_stop_before_the_start_solves_nothing(runner) -> None:  # type: ignore[no-untyped-def]
+    stop = StopFlag()
+    stop.set()
+    assert bench.solve_boards(BOARDS, "greedy", Limits(time=5), runner(), stop=stop) == [None] * len(BOARDS)
 
 
-def test_limit_and_several_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (tmp_path / "a").mkdir()
-    (tmp_path / "b").mkdir()
-    a = make_set(tmp_path / "a", n=5, seed=1)
-    b = make_set(tmp_path / "b", n=5, seed=2)
-    out = tmp_path / "sol.txt"
-    assert main([str(a), str(b), "--algo", "greedy", "--limit", "3", "--solutions", str(out), "-q"]) == 0
-    lines = out.read_text().splitlines()
-    boards = read_boards(a, limit=3) + read_boards(b, limit=3)
-    assert len(lines) == 6
-    for board, line in zip(boards, lines):
-        board.check(decode_moves(line))
+def test_a_stop_ends_the_running_search_and_skips_the_rest() -> None:
+    """The board being solved returns its best answer (stopped "signal"); the boards
+    after it are not started."""
+
+    def sleepy(graph: RegionGraph, control: Control) -> Outcome:
+        outcome: Outcome = get_solver("greedy").fn(graph, control)
+        while not control.should_stop():
+            time.sleep(0.005)
+        outcome.stopped = control.stop_reason
+        return outcome
+
+    stop = StopFlag()
+    stopper = threading.Timer(0.3, stop.set)
+    with registered("sleepy-bench", sleepy):
+        stopper.start()
+        t0 = time.monotonic()
+        results = bench.solve_boards(BOARDS[:4], "sleepy-bench", Limits(time=30), stop=stop)
+    assert time.monotonic() - t0 < 1.5
+    first = results[0]
+    assert first is not None and first.stopped == "signal" and not first.error
+    BOARDS[0].check(list(first.moves))
+    assert results[1:] == [None, None, None]
 
 
-def test_expect_exact_lengths_pass(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    boards_file = make_set(tmp_path, n=8)
-    opt = write_lengths(boards_file.with_suffix(".opt"), greedy_lengths(boards_file))
-    assert main([str(boards_file), "--algo", "greedy", "--expect", str(opt), "-q"]) == 0
-    assert main([str(boards_file), "--algo", "greedy", "--expect", "auto", "-q"]) == 0
-    assert "longer" not in capsys.readouterr().out
+def test_stop_flag() -> None:
+    stop = StopFlag()
+    calls: list[str] = []
+    stop.on_stop(lambda: calls.append("a"))
+    assert not stop.requested
+    stop.set()
+    stop.set()  # once is enough
+    assert stop.requested and calls == ["a"]
+    stop.on_stop(lambda: calls.append("b"))  # after the request: at once
+    assert calls == ["a", "b"]
 
 
-def test_expect_longer_than_known_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    boards_file = make_set(tmp_path, n=8)
-    lengths = greedy_lengths(boards_file)
-    opt = write_lengths(tmp_path / "small.opt", [n - 1 if i in (2, 5) else n for i, n in enumerate(lengths)])
-    assert main([str(boards_file), "--algo", "greedy", "--expect", str(opt), "-q"]) == 1
-    out = capsys.readouterr().out
-    assert "longer than known: 2 boards" in out
-    assert f"board 3: ours {lengths[2]}, known {lengths[2] - 1} (+1)" in out
-    assert f"board 6: ours {lengths[5]}, known {lengths[5] - 1} (+1)" in out
+def test_each_board_keeps_its_time_limit() -> None:
+    """A solver that never returns still gives every board its answer within its limit
+    (the deadline guard), one board after another."""
+    release = threading.Event()
+
+    def stubborn(graph: RegionGraph, control: Control) -> Outcome:
+        control.improved(get_solver("linear").fn(graph, Control()).codes)
+        release.wait(30)
+        return Outcome([], False, 0)
+
+    try:
+        with registered("stubborn-bench", stubborn):
+            results = bench.solve_boards(BOARDS[:3], "stubborn-bench", Limits(time=0.15))
+    finally:
+        release.set()
+    for board, r in zip(BOARDS, results):
+        assert r is not None and r.stopped == "time"
+        assert 0.15 <= r.elapsed <= 0.15 * 1.05 + 0.02 + 0.03  # the promise, and a little for a loaded machine
+        board.check(list(r.moves))
 
 
-def test_expect_shorter_than_proven_is_a_bug(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    boards_file = make_set(tmp_path, n=4)
-    lengths = greedy_lengths(boards_file)
-    opt = write_lengths(tmp_path / "big.opt", [n + (i == 1) for i, n in enumerate(lengths)])
-    assert main([str(boards_file), "--algo", "greedy", "--expect", str(opt), "-q"]) == 1
-    captured = capsys.readouterr()
-    assert "BUG: shorter than the proven optimum: 1 board" in captured.out
-    assert f"board 2: ours {lengths[1]}, known {lengths[1] + 1} (-1)" in captured.out
-    assert "BUG" in captured.err
+def test_a_failing_board_is_a_result_not_the_end_of_the_run() -> None:
+    def broken(graph: RegionGraph, control: Control) -> Outcome:
+        if graph.n_regions % 2:
+            raise RuntimeError("odd")
+        return get_solver("greedy").fn(graph, control)
+
+    with registered("broken-bench", broken):
+        results = bench.solve_boards(BOARDS[:6], "broken-bench", Limits(time=5))
+    assert all(r is not None for r in results)
+    errors = [r.error for r in results if r and r.error]
+    assert errors and all(e == "RuntimeError: odd" for e in errors)
+    assert len(errors) < 6
 
 
-def test_expect_shorter_than_best_is_a_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    boards_file = make_set(tmp_path, n=4)
-    lengths = greedy_lengths(boards_file)
-    best = write_lengths(tmp_path / "set.best", [n + 2 for n in lengths])
-    summary = tmp_path / "s.json"
-    assert main([str(boards_file), "--algo", "greedy", "--expect", str(best), "--json", str(summary), "-q"]) == 0
-    assert "new record: shorter than the best known: 4 boards" in capsys.readouterr().out
-    assert json.loads(summary.read_text())["files"][0]["records"] == 4
+def test_chunks_and_runs() -> None:
+    assert bench.chunk_size(12, 2) == 1
+    assert bench.chunk_size(1000, 2) == 8
+    assert bench.chunk_size(100, 1) == 6
+    assert bench.runs_of([]) == []
+    assert bench.runs_of([0, 1, 2, 5, 6, 9]) == [(0, 3), (5, 7), (9, 10)]
 
 
-@pytest.mark.parametrize(
-    ("extra", "message"),
-    [
-        (["--expect", "missing.opt"], "no such file"),
-        (["--expect", "a.opt", "--expect", "b.opt"], "--expect given 2 times for 1 files"),
-        (["--algo", "nope"], "unknown algorithm 'nope'"),
-        (["--start", "99,99"], "outside"),
-    ],
-)
-def test_bad_arguments_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str) -> None:
-    boards_file = make_set(tmp_path, n=2)
-    assert main([str(boards_file), "-q", *extra]) == 2
-    err = capsys.readouterr().err
-    assert message in err
-    assert err.count("\n") == 1
+def test_astar_widths() -> None:
+    assert bench.astar_widths([Board.from_rows([[1, 1], [1, 1]])]) == frozenset()
+    widths = bench.astar_widths(BOARDS + [random_board(20, 20, 6, seed=1)])
+    assert len(widths) >= 2 and all(w > 0 for w in widths)
 
 
-def test_too_few_known_lengths(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    boards_file = make_set(tmp_path, n=3)
-    opt = write_lengths(tmp_path / "short.opt", [5, 5])
-    assert main([str(boards_file), "--algo", "greedy", "--expect", str(opt), "-q"]) == 2
-    assert "has 2 lengths but" in capsys.readouterr().err
+def test_worker_died_is_a_failed_run() -> None:
+    assert issubclass(bench.WorkerDied, ColoritError) and bench.WorkerDied.exit_code == 1
 
 
-def test_centre_start_of_block_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    rng = np.random.default_rng(3)
-    grids = rng.integers(1, 5, size=(3, 5, 5))
-    path = tmp_path / "floodtest_b5c4n3_center.txt"
-    blocks = ["\n".join("".join(ALPHABET[v - 1] for v in row) for row in g) + "\n" for g in grids]
-    path.write_text("\n".join(blocks))
-    for spec, start in ((None, (2, 2)), ("top-left", (0, 0))):
-        out = tmp_path / "sol.txt"
-        args = [str(path), "--algo", "greedy", "--solutions", str(out), "-q"] + (["--start", spec] if spec else [])
-        assert main(args) == 0
-        for board, line in zip(read_boards(path, start=start), out.read_text().splitlines()):
-            assert board.start == start
-            board.check(decode_moves(line))
+# --------------------------------------------------------------------------- summary and known lengths
 
 
-def test_parse_size() -> None:
-    assert parse_size("512M") == 512 << 20
-    assert parse_size("2G") == 2 << 30
-    assert parse_size("1.5GiB") == 3 << 29
-    assert parse_size("4194304") == 4 << 20
-    with pytest.raises(ColoritError):
-        parse_size("lots")
-    with pytest.raises(ColoritError, match="below 1M"):
-        parse_size("10K")
+def test_summarize_counts_only_the_boards_with_an_answer() -> None:
+    results = [
+        result(10, elapsed=0.2),
+        None,
+        result(12, proven=True, elapsed=0.4),
+        result(0, error="boom"),
+        result(8, elapsed=0.1),
+    ]
+    summary = bench.summarize(results, wall=1.5)
+    assert list(summary) == list(bench.SUMMARY_KEYS)
+    assert {k: summary[k] for k in ("boards", "total_moves", "proven", "proven_moves", "wall_s")} == {
+        "boards": 3,
+        "total_moves": 30,
+        "proven": 1,
+        "proven_moves": 12,
+        "wall_s": 1.5,
+    }
+    assert (summary["median_ms"], summary["max_ms"]) == (200.0, 400.0)
+    assert summary["peak_rss_mb"] > 10
+    empty = bench.summarize([None], wall=0.0)
+    assert (empty["boards"], empty["median_ms"], empty["max_ms"]) == (0, 0.0, 0.0)
 
 
-@pytest.mark.parametrize(
-    ("workers", "signum"), [(1, signal.SIGINT), (2, signal.SIGINT), (2, signal.SIGTERM)], ids=["1-sigint", "2-sigint", "2-sigterm"]
-)
-def test_ctrl_c_stops_cleanly_with_a_summary(tmp_path: Path, workers: int, signum: int) -> None:
-    """SIGINT (or SIGTERM) during long searches: the run ends soon, prints and writes
-    what was done, and exits 128 + the signal number."""
-    boards_file = make_set(tmp_path, n=6, side=40, colours=8, seed=workers)
-    summary = tmp_path / "s.json"
-    env = dict(os.environ, PYTHONPATH=str(REPO))
-    cmd = [sys.executable, "-m", "colorit", "bench", str(boards_file), "--algo", "dfs", "--time-limit", "60",
-           "--workers", str(workers), "--json", str(summary), "-q"]  # fmt: skip
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
-    time.sleep(3.0)
-    if proc.poll() is not None:
-        pytest.skip("the solver finished six 40x40 boards before the interrupt")
-    t0 = time.monotonic()
-    proc.send_signal(signum)
-    out, err = proc.communicate(timeout=30)
-    assert time.monotonic() - t0 < 10
-    assert proc.returncode == 128 + signum, err
-    assert "interrupted" in err
-    assert "total_moves" in out
-    doc = json.loads(summary.read_text())
-    assert doc["interrupted"] is True
-    assert 0 <= doc["boards"] < 6
+@pytest.mark.parametrize("proven", [True, False], ids=["opt", "best"])
+def test_compare_known(proven: bool) -> None:
+    rep = FileReport("set.txt", "lines", 0, 5, known=[10, 10, 10, 10, 10], known_proven=proven)
+    bench.compare_known(rep, [result(10), result(12, stopped="time"), result(9), result(0, error="E: x"), None])
+    assert rep.longer == [(2, 12, 10)]
+    assert (rep.bugs, rep.records) == (([(3, 9, 10)], []) if proven else ([], [(3, 9, 10)]))
+    assert rep.errors == [(4, "E: x")]
+    assert rep.stopped == {"time": 1}
 
 
-def test_run_datasets_script_table(tmp_path: Path) -> None:
-    """The script finds the sets with an .opt file, runs each with 1 and 2 workers
-    through ``colorit bench --expect`` and tabulates them."""
-    sets = tmp_path / "sets"
-    sets.mkdir()
-    boards_file = make_set(sets, n=5)
-    write_lengths(boards_file.with_suffix(".opt"), greedy_lengths(boards_file))
-    make_set(sets, n=3, side=5)  # no lengths: not run
-    out = tmp_path / "out"
-    env = dict(os.environ, COLORIT_DATASETS=str(sets), PYTHONPATH=str(REPO))
-    cmd = [sys.executable, str(REPO / "benchmarks" / "run_datasets.py"), "--algo", "greedy", "--out", str(out), "-q"]
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    rows = [line for line in proc.stdout.splitlines() if line.startswith(f"| {boards_file.stem} ")]
-    assert len(rows) == 2
-    total = str(sum(greedy_lengths(boards_file)))
-    for row, workers in zip(rows, ("1", "2")):
-        cells = [c.strip() for c in row.strip("|").split("|")]
-        assert cells[1:4] == ["5", total, total]
-        assert cells[8:] == [workers, "ok"]
-    assert (out / f"{boards_file.stem}-w2.json").is_file()
+def test_load_expect(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("")
+    b.write_text("")
+    assert bench.load_expect(None, [str(a), str(b)]) == [None, None]
+    write_lengths(tmp_path / "a.opt", [3, 4])
+    write_lengths(tmp_path / "b.best", [5])
+    assert bench.load_expect(["auto"], [str(a), str(b)]) == [
+        (str(tmp_path / "a.opt"), [3, 4]),
+        (str(tmp_path / "b.best"), [5]),
+    ]
+    with pytest.raises(ColoritError, match="--expect given 2 times for 1 files"):
+        bench.load_expect(["x", "y"], [str(a)])
+    (tmp_path / "a.opt").unlink()
+    with pytest.raises(ColoritError, match=r"a.txt: no .opt or .best file beside it"):
+        bench.load_expect(["auto"], [str(a)])
+
+
+def test_print_report() -> None:
+    rep = FileReport("/x/set.txt", "lines", 0, 25, known=[5] * 25)
+    results = [result(6) for _ in range(23)] + [result(5, proven=True), None]
+    bench.compare_known(rep, results)
+    out = io.StringIO()
+    bench.print_report(bench.summarize(results, 1.0), [rep], results, out)
+    text = out.getvalue()
+    assert "longer than known: 23 boards" in text
+    assert "  board 1: ours 6, known 5 (+1)" in text
+    assert f"  ... and {23 - bench.MAX_REPORTED} more" in text
+    row = next(line for line in text.splitlines() if line.startswith("set.txt"))
+    assert row.split() == ["set.txt", "24/25", str(23 * 6 + 5), "1", str(24 * 5), "+23", "-"]
+    assert any(line.split() == ["total_moves", str(23 * 6 + 5)] for line in text.splitlines())
