@@ -249,6 +249,11 @@ class Board:
 
     def check_codes(self, codes: np.ndarray) -> None:
         """``check`` for moves given as colour codes (what the solvers answer in)."""
+        codes = np.asarray(codes, dtype=np.int32)
+        bad = np.flatnonzero((codes < 0) | (codes >= self.n_colours))
+        if bad.size:
+            i = int(bad[0])
+            raise SolutionError(f"move {i + 1}: colour code {int(codes[i])} is not one of the board's {self.n_colours} colours")
         grid, _ = _replay_cells(self.codes, self.n_colours, self.start[0], self.start[1], codes)
         left = int(np.count_nonzero(np.bincount(grid.ravel(), minlength=self.n_colours)))
         if left != 1:
@@ -276,13 +281,13 @@ def parse_start(spec: str, height: int, width: int) -> tuple[int, int]:
         return (height // 2, width // 2)
     parts = text.split(",")
     if len(parts) != 2:
-        raise BoardFormatError(f"start {spec!r} is not ROW,COL, 'center' or 'top-left'")
+        raise BoardFormatError(f"start cell {spec!r} is not ROW,COL, 'center' or 'top-left'")
     try:
         r, c = int(parts[0]), int(parts[1])
     except ValueError:
-        raise BoardFormatError(f"start {spec!r} is not ROW,COL with whole numbers") from None
+        raise BoardFormatError(f"start cell {spec!r} is not ROW,COL with whole numbers") from None
     if not (0 <= r < height and 0 <= c < width):
         raise BoardFormatError(
-            f"start {r},{c} is outside the {height}x{width} board (rows 0..{height - 1}, columns 0..{width - 1})"
+            f"start cell {r},{c} is outside the {height}x{width} board (rows 0..{height - 1}, columns 0..{width - 1})"
         )
     return (r, c)

@@ -203,8 +203,11 @@ def write_atomic(path: StrPath, data: str | bytes) -> None:
     raw = data.encode("utf-8") if isinstance(data, str) else data
     if os.fspath(path) == STDIO:
         sys.stdout.flush()
-        sys.stdout.buffer.write(raw)
-        sys.stdout.buffer.flush()
+        out = sys.stdout.buffer
+        view = memoryview(raw)
+        while view:  # a pipe closed half-way may take part of it: the rest then raises
+            view = view[out.write(view) or 0 :]
+        out.flush()
         return
     target = check_output_path(path)
     name = os.fspath(path)

@@ -84,7 +84,10 @@ def parse_size(text: str) -> int:
     m = _SIZE.fullmatch(text)
     if not m:
         raise ColoritError(f"memory size {text!r} is not a size such as 512M, 2G or a number of bytes")
-    return int(float(m.group(1)) * 1024 ** _UNITS.index(m.group(2).lower() or "_"))
+    size = float(m.group(1)) * 1024 ** _UNITS.index(m.group(2).lower() or "_")
+    if not size.is_integer():
+        raise ColoritError(f"memory size {text!r} is not a whole number of bytes")
+    return int(size)
 
 
 def check_memory(value: object) -> int:
@@ -113,7 +116,7 @@ class Limits:
     """
 
     time: float | None = None
-    memory: int | None = None
+    memory: int | str | None = None
 
     def __post_init__(self) -> None:
         if self.time is not None:
@@ -122,4 +125,4 @@ class Limits:
             object.__setattr__(self, "memory", check_memory(self.memory))
 
     def memory_bytes(self) -> int:
-        return self.memory if self.memory is not None else default_memory_bytes()
+        return int(self.memory) if self.memory is not None else default_memory_bytes()

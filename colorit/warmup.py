@@ -126,6 +126,11 @@ def warm_for(algo: str, boards: Sequence[Board] = ()) -> None:
     small = Board.from_rows(SMALL_ROWS)
     for start in ((0, 0), (2, 2)):
         solve(small.with_start(start), name, Limits(time=60.0))
+    if name == "auto":
+        # auto's helpers, which a small board never calls
+        graph = RegionGraph.from_board(random_board(10, 10, 6, 1))
+        beam.search(graph, OneSlice(), linear_moves(graph), max_width=beam.FIRST_WIDTH)
+        dfs.search(graph, OneSlice(), linear_moves(graph))
     if name in ("astar", "auto") and boards:
         widths: set[int] = set()
         for board in boards:

@@ -145,7 +145,7 @@ def test_default_algorithm_writes_a_valid_answer(tmp_path: Path, capsys: pytest.
         (lambda b, o: [b, o, "--time-limit", "soon"], "time limit 'soon' is not a number of seconds"),
         (lambda b, o: [b, o, "--max-memory", "lots"], "argument --max-memory: memory size 'lots' is not a size"),
         (lambda b, o: [b, o, "--max-memory", "10T"], "memory limit 10T is more than this machine's"),
-        (lambda b, o: [b, o, "--start", "9,9"], "start 9,9 is outside the 4x4 board"),
+        (lambda b, o: [b, o, "--start", "9,9"], "start cell 9,9 is outside the 4x4 board"),
         (lambda b, o: [b, o, "--algo", "nosuch"], "choose one of: " + ", ".join(solver_names())),
         (lambda b, o: [b, o.parent / "nodir" / "x.csv"], "does not exist"),
         (lambda b, o: [b, o.parent], "is a directory"),

@@ -233,11 +233,6 @@ def test_random_board_refuses_as_generate_does(
     assert f": {info.value} (see 'colorit generate --help')" in line
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: the same start cell gets two wordings: Board(..., start=(9, 9)) says 'start cell 9,9 is outside "
-    "...', colorit --start 9,9 says 'start 9,9 is outside ...'",
-)
 def test_a_start_outside_the_board_is_refused_in_the_same_words(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -550,9 +550,9 @@ def search(
             if control.should_stop():
                 stopped = control.stop_reason
                 break
-            n = budget.start()
+            n = budget.start(control.remaining())
             status = _astar_run(padded, adj_bits, st.arrays(), ctr, absorbs, n, shape)
-            budget.done()
+            budget.done(status == SLICE_DONE)
             if status == EXHAUSTED:
                 break
             if status == IMPROVED:

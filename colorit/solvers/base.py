@@ -165,12 +165,24 @@ class SliceBudget:
         self.most = most
         self._t = 0.0
 
-    def start(self) -> int:
+    def start(self, remaining: float = float("inf")) -> int:
+        """The next slice's budget; with ``remaining`` seconds to a deadline shorter than
+        a slice, only that share of it, so the last slice ends near the deadline."""
         self._t = time.monotonic()
+        if remaining < self.target:
+            return max(1, int(self.budget * max(0.0, remaining) / self.target))
         return self.budget
 
-    def done(self) -> None:
+    def done(self, spent_budget: bool = True) -> None:
+        """Adapt the budget to the slice just run. A slice that ended before its budget
+        was spent (an answer found, a store to grow, a level complete) says nothing
+        about the cost of the work: only a slice that spent it is counted, or a run of
+        such early returns would double the budget into slices of seconds."""
         spent = time.monotonic() - self._t
+        if not spent_budget:
+            if spent > self.target * 2:
+                self.budget = max(1, self.budget // 2)
+            return
         if spent < self.target / 2:
             self.budget = min(self.most, self.budget * 2)
         elif spent > self.target * 2:

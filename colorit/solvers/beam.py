@@ -191,8 +191,8 @@ def _pass(graph: RegionGraph, control: Control, width: int, best_len: int, start
         while True:
             if control.should_stop():
                 return None, kept
-            status = _beam_level(d, n_beam, b, g, adj_bits, scratch, best_len, budget.start())
-            budget.done()
+            status = _beam_level(d, n_beam, b, g, adj_bits, scratch, best_len, budget.start(control.remaining()))
+            budget.done(status == SLICE_DONE)
             if status != SLICE_DONE:
                 break
         if status == IMPROVED:

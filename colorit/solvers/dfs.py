@@ -273,8 +273,8 @@ def search(graph: RegionGraph, control: Control, incumbent: list[int]) -> Outcom
     status = SLICE_DONE
     budget = SliceBudget()
     while not control.should_stop():
-        status = _dfs_run(g, zobrist, st, memo, cs, scratch, best, ctr, budget.start())
-        budget.done()
+        status = _dfs_run(g, zobrist, st, memo, cs, scratch, best, ctr, budget.start(control.remaining()))
+        budget.done(status == SLICE_DONE)
         if status == IMPROVED:
             best_codes = best[: ctr[BEST_LEN]].tolist()
             control.improved(best_codes, root_bound)

@@ -22,7 +22,7 @@ def greedy_moves(graph: RegionGraph, control: Control | None = None) -> tuple[li
     while not done:
         if control is not None and control.should_stop():
             break
-        done = bool(frontier.greedy_run(g, state, budget.start()))
+        done = bool(frontier.greedy_run(g, state, budget.start(control.remaining() if control is not None else float("inf"))))
         budget.done()
     if not done:
         frontier.linear_run(g, state, 1 << 62)

@@ -1,8 +1,8 @@
 """``linear``: the original project's basic AI, kept as the baseline to compare with.
 
-It plays the colour of the first cell, left to right and top to bottom, that borders the
-flood: the lowest-numbered frontier region, as regions are numbered by their first cell
-in reading order. It runs on the frontier lists (``colorit.frontier``), so it answers in
+Scanning the board left to right and top to bottom, it plays the colour of the first
+region it meets that borders the flood: the lowest-numbered frontier region, as regions
+are numbered by their first cell in reading order. It runs on the frontier lists (``colorit.frontier``), so it answers in
 milliseconds on any board, which is why every solve holds its answer from the start.
 """
 
@@ -18,7 +18,7 @@ def linear_moves(graph: RegionGraph) -> list[int]:
     return linear_codes(graph)
 
 
-@register("linear", "the original basic AI: the colour of the first cell, in reading order, that borders the flood", aliases=("basic",), rank=0)
+@register("linear", "the original basic AI: the colour of the first region, scanning left to right and top to bottom, that borders the flood", aliases=("basic",), rank=0)
 def solve_linear(graph: RegionGraph, control: Control) -> Outcome:
     codes = linear_codes(graph)
     control.improved(codes)

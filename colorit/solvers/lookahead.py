@@ -113,7 +113,7 @@ def lookahead_moves(graph: RegionGraph, control: Control | None = None) -> tuple
     while not done:
         if control is not None and control.should_stop():
             break
-        done = bool(_lookahead_lists_run(start, front, moves, counts, g, scratch, budget.start()))
+        done = bool(_lookahead_lists_run(start, front, moves, counts, g, scratch, budget.start(control.remaining() if control is not None else float("inf"))))
         budget.done()
     played = moves[: counts[0]].tolist()
     if done:
