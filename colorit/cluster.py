@@ -10,7 +10,9 @@ with the same per-board time limit; the memory share is the run's (``--max-memor
 over the cluster's threads) but never more than half a worker's own memory limit per
 thread. The kernels are loaded once per worker process, before its first board's clock
 starts (``DaskRunner.warm`` on every worker before the run, ``_ensure_warm`` in the
-first chunk of a worker that joins later).
+first chunk of a worker that joins later), and the worker's allocator is set back to
+glibc's defaults where Dask's nanny changed them (``_tune_malloc``: boards took 20-25%
+longer on a worker without it).
 
 Chunks. A task costs the scheduler about a millisecond and a chunk is also the unit a
 dying worker makes the cluster redo, so a chunk should hold about ``TARGET_CHUNK_S``
@@ -42,6 +44,7 @@ import math
 import os
 import queue
 import signal
+import sys
 import threading
 import time
 import uuid
@@ -77,6 +80,9 @@ STOP_GRACE_S = 10.0
 #: nanny restarts a worker at 95%).
 WORKER_MEMORY_SHARE = 0.5
 POLL_S = 0.2
+#: glibc's mallopt parameter, and its dynamic ceiling (see ``_tune_malloc``).
+M_MMAP_THRESHOLD = -3
+MMAP_THRESHOLD_BYTES = 32 << 20
 #: The network protocols of Dask's scheduler addresses.
 SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
 
@@ -125,6 +131,7 @@ def parse_scheduler(text: str) -> str:
 # -- on the workers ------------------------------------------------------------------------
 
 _warm_lock = threading.Lock()
+_malloc_tuned: bool | None = None
 _warmed_algos: set[str] = set()
 _warmed_widths: set[int] = set()
 _runs_lock = threading.Lock()
@@ -140,11 +147,34 @@ def dask_setup(worker: Any) -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _tune_malloc() -> bool:
+    """Undo, in this worker process, what Dask's nanny does to glibc's allocator.
+
+    The nanny starts workers with ``MALLOC_TRIM_THRESHOLD_`` set (to give freed memory
+    back to the system); setting it also pins glibc's mmap threshold at 128 KiB, so that
+    every search's bigger arrays come fresh from the kernel, page by page: boards took
+    20-25% longer (b14c8: 18.5 ms a board instead of 14.8). Raising the mmap threshold to
+    glibc's own dynamic ceiling (32 MiB) gives that back; the trimming stays. Nothing is
+    done where the variable is not set, or ``MALLOC_MMAP_THRESHOLD_`` is, or off glibc."""
+    if not sys.platform.startswith("linux") or "MALLOC_TRIM_THRESHOLD_" not in os.environ or "MALLOC_MMAP_THRESHOLD_" in os.environ:
+        return False
+    try:
+        import ctypes
+
+        return bool(ctypes.CDLL(None).mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES))
+    except (OSError, AttributeError):  # not glibc
+        return False
+
+
 def _ensure_warm(algo: str, widths: Iterable[int] = ()) -> None:
-    """Load the kernels of ``algo`` and A*'s ``widths`` this worker has not loaded yet."""
+    """Load the kernels of ``algo`` and A*'s ``widths`` this worker has not loaded yet
+    (and tune its allocator, once)."""
     from .warmup import warm_astar, warm_for
 
+    global _malloc_tuned
     with _warm_lock:
+        if _malloc_tuned is None:
+            _malloc_tuned = _tune_malloc()
         if algo not in _warmed_algos:
             warm_for(algo)
             _warmed_algos.add(algo)
@@ -258,19 +288,23 @@ class ChunkPlanner:
 
 def _local_cluster(workers: int) -> Any:
     """A LocalCluster of ``workers`` one-thread processes, every port on 127.0.0.1."""
+    import dask
     from distributed import LocalCluster
 
     try:
-        return LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            # loopback only, on a free port (without bokeh it serves no dashboard)
-            dashboard_address="127.0.0.1:0",
-            silence_logs=logging.ERROR,
-            preload=["colorit.cluster"],  # dask_setup: Ctrl-C is the bench's
-        )
+        # Dask's sampling profiler takes the GIL every 10 ms from the searches: boards
+        # took 10% longer (the dashboard has all but its Profile page)
+        with dask.config.set({"distributed.worker.profile.enabled": False}):
+            return LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                # loopback only, on a free port (without bokeh it serves no dashboard)
+                dashboard_address="127.0.0.1:0",
+                silence_logs=logging.ERROR,
+                preload=["colorit.cluster"],  # dask_setup: Ctrl-C is the bench's
+            )
     except Exception as e:  # noqa: BLE001 (one line, whatever Dask raised)
         cause = e.__cause__ or e
         why = " ".join(f"{type(cause).__name__}: {cause}".split())

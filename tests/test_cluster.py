@@ -194,6 +194,19 @@ def test_resume_on_the_cluster_solves_only_what_the_journal_lacks(
     assert not journal_path(out).exists()
 
 
+def test_workers_get_glibc_allocator_defaults_back(cluster: tuple[str, object], address: str) -> None:
+    """Dask's nanny sets MALLOC_TRIM_THRESHOLD_ in its workers, which slows searches;
+    each worker raises the mmap threshold back (here, where it is not set: nothing)."""
+    from colorit import cluster as module
+
+    _, client = cluster
+    envs = client.run(lambda: "MALLOC_TRIM_THRESHOLD_" in os.environ)  # type: ignore[attr-defined]
+    assert envs and all(envs.values())
+    assert all(client.run(module._tune_malloc).values())  # type: ignore[attr-defined]
+    if "MALLOC_TRIM_THRESHOLD_" not in os.environ:
+        assert module._tune_malloc() is False
+
+
 def test_a_scheduler_without_workers_is_an_error_not_a_hang() -> None:
     from distributed import LocalCluster
 
