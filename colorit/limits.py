@@ -45,9 +45,9 @@ def format_size(size: float) -> str:
     return f"{int(size)}"
 
 
-def whole_number(value: object, what: str, minimum: int | None = None) -> int:
-    """``value`` as an int, refusing what would have to be rounded (``1.5``, ``"3"``,
-    ``True``) rather than truncating it in silence."""
+def whole_number(value: object, what: str, minimum: int | None = None, maximum: int | None = None) -> int:
+    """``value`` as an int in ``minimum .. maximum``, refusing what would have to be
+    rounded (``1.5``, ``"3"``, ``True``) rather than truncating it in silence."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         if isinstance(value, float) and value.is_integer():
             value = int(value)
@@ -56,6 +56,8 @@ def whole_number(value: object, what: str, minimum: int | None = None) -> int:
     number = int(value)
     if minimum is not None and number < minimum:
         raise ColoritError(f"{what} must be at least {minimum}, got {number}")
+    if maximum is not None and number > maximum:
+        raise ColoritError(f"{what} must be at most {maximum}, got {number}")
     return number
 
 

@@ -6,6 +6,7 @@ import math
 import numbers
 
 from ..errors import ColoritError
+from ..limits import whole_number
 from ..palette import LABEL_KINDS
 
 
@@ -18,17 +19,7 @@ def check_labels(labels: object) -> str:
 
 def whole(value: object, what: str, minimum: int, maximum: int | None = None) -> int:
     """``value`` as an int in ``minimum .. maximum``; ``1.5``, ``"3"`` and ``True`` are refused."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        else:
-            raise ColoritError(f"{what} must be a whole number, got {value!r}")
-    number = int(value)
-    if number < minimum:
-        raise ColoritError(f"{what} must be at least {minimum}, got {number}")
-    if maximum is not None and number > maximum:
-        raise ColoritError(f"{what} must be at most {maximum}, got {number}")
-    return number
+    return whole_number(value, what, minimum, maximum)
 
 
 def seconds(value: object, what: str, maximum: float) -> float:
