@@ -292,8 +292,11 @@ def test_a_burst_of_mixed_requests(server: Server) -> None:
         check_answer(call, status, text)
     statuses = [status for _, status, _ in answers]
     assert len(answers) == 100
-    solved = sum(1 for c, s, _ in answers if c.kind in ("solve", "stream") and s == 200)
-    assert solved >= 10, statuses  # the others were told 503 (20 at once, 10 places)
+    solves = [s for c, s, _ in answers if c.kind in ("solve", "stream")]
+    # 20 at once against 10 places (2 workers, 8 in line), some held by the slow solves
+    # the burst cancels: how many get in depends on timing, but some must, and every
+    # other one is told 503 (check_answer allows nothing else)
+    assert solves.count(200) >= 4 and solves.count(200) + solves.count(503) == len(solves), statuses
     assert any(c.kind == "bad" for c, _, _ in answers)
     assert len(health_times) >= 10 and max(health_times) < HEALTH_LIMIT_S, max(health_times)
     assert settle < 3.0
