@@ -62,6 +62,8 @@ colorit_warm() {
     fi
     if [[ "$(cat "$colorit_venv/.colorit-kernels-of" 2>/dev/null)" != "$want" ]]; then
         colorit_clear_kernel_cache
+        # the package's own bytecode, for the same reason as --compile-bytecode above
+        "$colorit_python" -m compileall -q "$colorit_root/colorit" >/dev/null 2>&1 || true
         printf '%s\n' "$want" >"$colorit_venv/.colorit-kernels-of"
     fi
     if [[ "$mode" == full ]]; then
@@ -108,7 +110,9 @@ colorit_install() {
     elif [[ -x "$colorit_venv/bin/uv" ]] || "$colorit_python" -m pip install -q --disable-pip-version-check uv >"$log" 2>&1; then
         uv="$colorit_venv/bin/uv"
     fi
-    if [[ -n "$uv" ]] && (cd "$colorit_root" && "$uv" pip install --python "$colorit_python" -e "$spec") >>"$log" 2>&1; then
+    # --compile-bytecode: where PYTHONDONTWRITEBYTECODE is set, nothing would ever cache
+    # numba's bytecode, and every run would spend half a second compiling it again
+    if [[ -n "$uv" ]] && (cd "$colorit_root" && "$uv" pip install --compile-bytecode --python "$colorit_python" -e "$spec") >>"$log" 2>&1; then
         return 0
     fi
     [[ -n "$uv" ]] && colorit_say "uv failed (see $log); installing with pip instead"
