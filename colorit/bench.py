@@ -33,6 +33,7 @@ from .board import Board
 from .datasets import known_lengths_path, read_lengths
 from .errors import ColoritError
 from .solvers import Control, Limits, solve
+from .warmup import astar_widths, widths_for  # noqa: F401  (astar_widths: part of this module's surface)
 
 #: Most mismatches printed per kind; the counts are always complete.
 MAX_REPORTED = 20
@@ -176,20 +177,6 @@ class WorkerDied(ColoritError):
     exit_code = 1
 
 
-def astar_widths(boards: Sequence[Board]) -> frozenset[int]:
-    """The A* widths ``boards`` need (see ``colorit.warmup.warm_astar``)."""
-    from .graph import RegionGraph
-    from .solvers.astar import WIDTH_TIERS, padded_width
-
-    widths = set()
-    for board in boards:
-        graph = RegionGraph.from_board(board)
-        if graph.adjacency_bits_fit and graph.n_regions > 1:
-            width = padded_width(graph.n_words)
-            widths.add(width if width in WIDTH_TIERS else max(WIDTH_TIERS) + 1)
-    return frozenset(widths)
-
-
 def runs_of(todo: Sequence[int]) -> list[tuple[int, int]]:
     """``todo`` (increasing indices) as (first, end) runs of consecutive indices."""
     out: list[tuple[int, int]] = []
@@ -223,7 +210,7 @@ class ProcessPool:
         if stop.requested or not todo:
             return
         size = chunk_size(len(todo), self.workers)
-        widths = astar_widths([boards[i] for i in todo]) if algo in ("astar", "auto") else frozenset()
+        widths = widths_for(algo, [boards[i] for i in todo])
         with ProcessPoolExecutor(
             self.workers, mp_context=ctx, initializer=_init_worker, initargs=(event, algo, limits, widths)
         ) as pool:

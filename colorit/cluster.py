@@ -178,7 +178,7 @@ def _ensure_warm(algo: str, widths: Iterable[int] = ()) -> None:
         if algo not in _warmed_algos:
             warm_for(algo)
             _warmed_algos.add(algo)
-        need = set(widths) - _warmed_widths if algo in ("astar", "auto") else set()
+        need = set(widths) - _warmed_widths  # none unless algo runs A* (warmup.widths_for)
         if need:
             warm_astar(need)
             _warmed_widths.update(need)
@@ -215,7 +215,7 @@ def _solve_chunk(run_id: str, first: int, boards: list[Board], algo: str, limits
     from . import bench
     from .solvers import Control
 
-    _ensure_warm(algo, bench.astar_widths(boards) if algo in ("astar", "auto") else ())
+    _ensure_warm(algo, bench.widths_for(algo, boards))
     mine = _worker_limits(limits)
     out: list[BoardResult | None] = []
     for board in boards:

@@ -28,6 +28,33 @@ from .solvers.lookahead import lookahead_moves
 SMALL_ROWS = [[1, 2, 0, 0, 3], [0, 1, 1, 0, 3], [2, 2, 0, 1, 1], [0, 3, 0, 1, 2]]
 
 
+#: The key of A*'s run-time-width kernel (graphs wider than every tier) in a set of widths.
+RUNTIME_WIDTH = max(WIDTH_TIERS) + 1
+#: The solvers that run A* (and so need its kernel at their boards' widths).
+ASTAR_SOLVERS = ("astar", "auto")
+
+
+def width_key(graph: RegionGraph) -> int:
+    """The compiled A* kernel ``graph`` runs: its width tier, or ``RUNTIME_WIDTH``."""
+    width = padded_width(graph.n_words)
+    return width if width in WIDTH_TIERS else RUNTIME_WIDTH
+
+
+def astar_widths(boards: Sequence[Board]) -> frozenset[int]:
+    """The A* kernels ``boards`` need (boards A* would not search need none)."""
+    widths = set()
+    for board in boards:
+        graph = RegionGraph.from_board(board)
+        if graph.adjacency_bits_fit and graph.n_regions > 1:
+            widths.add(width_key(graph))
+    return frozenset(widths)
+
+
+def widths_for(algo: str, boards: Sequence[Board]) -> frozenset[int]:
+    """``astar_widths`` of ``boards`` when ``algo`` (a canonical name) runs A*, else none."""
+    return astar_widths(boards) if algo in ASTAR_SOLVERS else frozenset()
+
+
 def boards_for_widths(widths: set[int], colours: int = 6) -> list[Board]:
     """Small random boards whose region graphs run A* at each of ``widths`` (padded
     word counts; a width above the tiers stands for the run-time-width kernel)."""
@@ -38,8 +65,7 @@ def boards_for_widths(widths: set[int], colours: int = 6) -> list[Board]:
     while wanted and side <= 120:
         board = random_board(side, side, colours, seed)
         graph = RegionGraph.from_board(board)
-        width = padded_width(graph.n_words)
-        key = width if width in WIDTH_TIERS else max(WIDTH_TIERS) + 1
+        key = width_key(graph)
         if key in wanted and graph.adjacency_bits_fit:
             wanted.discard(key)
             found.append(board)
@@ -87,7 +113,7 @@ def warmup() -> float:
     for name in solver_names():
         solve(small, name, Limits(time=60.0))
         solve(small.with_start((2, 2)), name, Limits(time=60.0))
-    warm_astar(set(WIDTH_TIERS) | {max(WIDTH_TIERS) + 1})
+    warm_astar(set(WIDTH_TIERS) | {RUNTIME_WIDTH})
     graph = RegionGraph.from_board(random_board(10, 10, 6, 1))
     # dfs's word loops have a run-time length: one slice compiles it for every width
     dfs.search(graph, OneSlice(), linear_moves(graph))
@@ -131,11 +157,4 @@ def warm_for(algo: str, boards: Sequence[Board] = ()) -> None:
         graph = RegionGraph.from_board(random_board(10, 10, 6, 1))
         beam.search(graph, OneSlice(), linear_moves(graph), max_width=beam.FIRST_WIDTH)
         dfs.search(graph, OneSlice(), linear_moves(graph))
-    if name in ("astar", "auto") and boards:
-        widths: set[int] = set()
-        for board in boards:
-            graph = RegionGraph.from_board(board)
-            if graph.adjacency_bits_fit and graph.n_regions > 1:
-                width = padded_width(graph.n_words)
-                widths.add(width if width in WIDTH_TIERS else max(WIDTH_TIERS) + 1)
-        warm_astar(widths)
+    warm_astar(set(widths_for(name, boards)))

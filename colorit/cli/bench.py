@@ -175,7 +175,7 @@ def run(args: argparse.Namespace, ctx: core.Context) -> int:
             # --max-memory shared by the cluster's threads; without it each worker gives
             # its threads a share of its own memory limit
             memory = None if args.max_memory is None else max(1 << 20, args.max_memory // workers)
-            widths = bench.astar_widths([boards[i] for i in todo]) if algo in ("astar", "auto") else frozenset()
+            widths = bench.widths_for(algo, [boards[i] for i in todo])
             runner.warm(algo, widths)  # before any board's clock, as below
         else:
             workers = args.workers if args.workers is not None else 1
