@@ -24,45 +24,13 @@ from .base import Control, Outcome, SliceBudget, register
 
 
 @kernel
-def _lookahead_moves(start_bits, start_front, colour_mask, adj_bits, region_colour, region_size, adj_ptr, adj_idx):  # type: ignore[no-untyped-def]
-    """A whole lookahead game on bitset adjacency rows."""
-    n = region_colour.shape[0]
-    n_col = colour_mask.shape[0]
-    words = start_bits.shape[0]
-    flooded = start_bits.copy()
-    front = start_front.copy()
-    child = np.empty_like(flooded)
-    child_front = np.empty_like(flooded)
-    gain = np.zeros(n_col, dtype=np.int64)
-    moves = np.empty(n, dtype=np.int32)
-    k = 0
-    while count(flooded) < n:
-        absorbed_cells(front, region_colour, region_size, gain)
-        best = -1
-        best_h = 1 << 60
-        for c in range(n_col):
-            if gain[c] == 0:
-                continue
-            for w in range(words):
-                child[w] = flooded[w]
-                child_front[w] = front[w]
-            play(child, child_front, colour_mask, c, adj_ptr, adj_idx)
-            h = bound_bits(child, child_front, colour_mask, adj_bits, child, best_h)
-            if h < best_h or (h == best_h and gain[c] > gain[best]):
-                best = c
-                best_h = h
-        moves[k] = best
-        k += 1
-        play(flooded, front, colour_mask, best, adj_ptr, adj_idx)
-    return moves[:k]
-
-
-@kernel
-def _lookahead_lists_run(flooded, front, moves, counts, g, scratch, budget):  # type: ignore[no-untyped-def]
-    """Up to ``budget`` lookahead moves from ``flooded``/``front`` on the adjacency lists
-    of ``g`` (``GraphArrays``), appended to ``moves`` (``counts[0]`` of them so far).
-    True when the board is flooded. Between calls ``front`` is the frontier of
-    ``flooded`` and ``moves[:counts[0]]`` the moves that made it."""
+def _lookahead_run(flooded, front, moves, counts, g, adj_bits, scratch, budget):  # type: ignore[no-untyped-def]
+    """Up to ``budget`` lookahead moves from ``flooded``/``front`` on the graph ``g``
+    (``GraphArrays``), appended to ``moves`` (``counts[0]`` of them so far). True when
+    the board is flooded. The bound works on the bitset adjacency rows ``adj_bits`` when
+    given (one row per region), on the adjacency lists with ``scratch`` otherwise.
+    Between calls ``front`` is the frontier of ``flooded`` and ``moves[:counts[0]]`` the
+    moves that made it."""
     colour_mask, region_colour, region_size, adj_ptr, adj_idx = g
     n = region_colour.shape[0]
     n_col = colour_mask.shape[0]
@@ -81,7 +49,10 @@ def _lookahead_lists_run(flooded, front, moves, counts, g, scratch, budget):  # 
             child[:] = flooded
             child_front[:] = front
             play(child, child_front, colour_mask, c, adj_ptr, adj_idx)
-            h = elimination_bound(child, child_front, g, scratch, best_h)
+            if adj_bits.shape[0] == n:
+                h = bound_bits(child, child_front, colour_mask, adj_bits, child, best_h)
+            else:
+                h = elimination_bound(child, child_front, g, scratch, best_h)
             if h < best_h or (h == best_h and gain[c] > gain[best]):
                 best = c
                 best_h = h
@@ -98,22 +69,22 @@ def lookahead_moves(graph: RegionGraph, control: Control | None = None) -> tuple
     start = graph.initial_state()
     front = np.zeros_like(start)
     frontier(start, graph.adj_ptr, graph.adj_idx, front)
-    if graph.adjacency_bits_fit:
-        codes = _lookahead_moves(
-            start, front, graph.colour_mask, adjacency_bits(graph), graph.region_colour, graph.region_size,
-            graph.adj_ptr, graph.adj_idx,
-        ).tolist()
-        return codes, True
     g = graph.arrays()
     scratch = BoundScratch.for_graph(graph)
     moves = np.empty(graph.n_regions, dtype=np.int32)
     counts = np.zeros(1, dtype=np.int64)
+    if graph.adjacency_bits_fit:
+        # a whole game in milliseconds: one call
+        _lookahead_run(start, front, moves, counts, g, adjacency_bits(graph), scratch, 1 << 62)
+        return moves[: counts[0]].tolist(), True
+    no_bits = np.zeros((0, 1), dtype=np.uint64)
     budget = SliceBudget(first=1, most=1 << 20)
     done = False
     while not done:
         if control is not None and control.should_stop():
             break
-        done = bool(_lookahead_lists_run(start, front, moves, counts, g, scratch, budget.start(control.remaining() if control is not None else float("inf"))))
+        remaining = control.remaining() if control is not None else float("inf")
+        done = bool(_lookahead_run(start, front, moves, counts, g, no_bits, scratch, budget.start(remaining)))
         budget.done()
     played = moves[: counts[0]].tolist()
     if done:
