@@ -23,6 +23,29 @@ INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
 
 
+def _cells_from_rows(rows: Iterable[Sequence[int]]) -> np.ndarray:
+    """Rows of Python integers as an int64 grid, each value checked (no rounding, no
+    wrapping), with the row and column of the first bad one."""
+    try:
+        grid = [list(row) for row in rows]
+    except TypeError:
+        raise BoardFormatError("a board is a list of rows, each a list of integer colour ids") from None
+    if not grid:
+        raise BoardFormatError("a board needs at least one row")
+    width = len(grid[0])
+    if width == 0:
+        raise BoardFormatError("row 1 is empty: a board needs at least one column")
+    for i, row in enumerate(grid):
+        if len(row) != width:
+            raise BoardFormatError(f"row {i + 1} has {len(row)} value{'' if len(row) == 1 else 's'}, expected {width}")
+        for j, value in enumerate(row):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+                raise BoardFormatError(f"row {i + 1}, column {j + 1}: {value!r} is not an integer colour id")
+            if not INT64_MIN <= int(value) <= INT64_MAX:
+                raise BoardFormatError(f"row {i + 1}, column {j + 1}: {value} is beyond the signed 64-bit range")
+    return np.array(grid, dtype=np.int64)
+
+
 def _as_cells(cells: object) -> np.ndarray:
     """The grid as a fresh int64 array, refusing what would be rounded or wrapped
     (1.5, True, 2**64) instead of converting it in silence."""
@@ -45,7 +68,7 @@ def _as_cells(cells: object) -> np.ndarray:
         r, c = (int(v) for v in np.argwhere(grid > INT64_MAX)[0])
         raise BoardFormatError(f"row {r + 1}, column {c + 1}: {grid[r, c]} is beyond the signed 64-bit range")
     elif kind == "O":
-        return Board.from_rows(grid.tolist()).cells.copy()
+        return _cells_from_rows(grid.tolist())
     elif kind not in "iu":
         raise BoardFormatError(f"a board holds integer colour ids, got values of type {grid.dtype}")
     if kind == "f" and grid.size and (grid.max() >= 2.0**63 or grid.min() < -(2.0**63)):
@@ -158,24 +181,7 @@ class Board:
     @classmethod
     def from_rows(cls, rows: Iterable[Sequence[int]], start: tuple[int, int] = START_CORNER) -> Board:
         """A board from rows of integers (all rows the same length)."""
-        try:
-            grid = [list(row) for row in rows]
-        except TypeError:
-            raise BoardFormatError("a board is a list of rows, each a list of integer colour ids") from None
-        if not grid:
-            raise BoardFormatError("a board needs at least one row")
-        width = len(grid[0])
-        if width == 0:
-            raise BoardFormatError("row 1 is empty: a board needs at least one column")
-        for i, row in enumerate(grid):
-            if len(row) != width:
-                raise BoardFormatError(f"row {i + 1} has {len(row)} value{'' if len(row) == 1 else 's'}, expected {width}")
-            for j, value in enumerate(row):
-                if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-                    raise BoardFormatError(f"row {i + 1}, column {j + 1}: {value!r} is not an integer colour id")
-                if not INT64_MIN <= int(value) <= INT64_MAX:
-                    raise BoardFormatError(f"row {i + 1}, column {j + 1}: {value} is beyond the signed 64-bit range")
-        return cls(np.array(grid, dtype=np.int64), start)
+        return cls(_cells_from_rows(rows), start)
 
     def with_start(self, start: tuple[int, int]) -> Board:
         return Board(self.cells, start)
