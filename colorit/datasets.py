@@ -141,10 +141,10 @@ def detect_format(path: StrPath, data: bytes | None = None) -> str:
     shape = name_shape(p)
     blank_between = any(not line for line in lines[start:])
     body = [line for line in lines[start:] if line]
-    if not blank_between and len({len(line) for line in body}) > 1:
-        # lines of several lengths, each a square: boards of several sizes, one per line
-        if all(math.isqrt(len(line)) ** 2 == len(line) for line in body):
-            return "lines"
+    # lines of several lengths, each a square: boards of several sizes, one per line
+    if (not blank_between and len({len(line) for line in body}) > 1
+            and all(math.isqrt(len(line)) ** 2 == len(line) for line in body)):
+        return "lines"
     if shape is not None and shape[0] > 1:
         # the name decides; a line that fits neither is reported as a bad line of boards
         if width == shape[0] * shape[0]:

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from cli_support import board_file, env, registered
 
-from colorit import Board, ColoritError, Control, Limits, solve
+from colorit import ColoritError, Control, Limits, solve
 from colorit.cli import COMMANDS, core
 from colorit.errors import OutputError
 from colorit.generate import random_board
@@ -509,10 +509,3 @@ def test_solve_within_stops_on_a_signal() -> None:
     assert time.monotonic() - t0 < 1.0
     assert sol.stopped == "signal"
     board.check(list(sol.moves))
-
-
-def test_make_limits_checks_as_the_library() -> None:
-    assert core.make_limits(2.0, 1 << 30) == Limits(time=2.0, memory=1 << 30)
-    with pytest.raises(ColoritError, match="positive number of seconds"):
-        core.make_limits(-1, None)
-    assert isinstance(Board.from_rows([[1]]), Board)

@@ -27,7 +27,7 @@ from ..log import PROG, Log
 
 if TYPE_CHECKING:
     from ..board import Board
-    from ..solvers import Control, Limits, Solution
+    from ..solvers import Control, Solution
 
 # --------------------------------------------------------------------------- exit codes
 
@@ -421,12 +421,6 @@ def read_board(path: str, start: str | tuple[int, int] = "top-left") -> Board:
 
 
 # --------------------------------------------------------------------------- solving
-
-
-def make_limits(time_limit: float | None, memory: int | None) -> Limits:
-    from ..solvers import Limits
-
-    return Limits(time=time_limit, memory=memory)
 
 
 #: Kept back from a time limit counted from the process start, for checking and writing
