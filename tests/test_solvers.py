@@ -443,3 +443,22 @@ def test_same_board_same_answer(algo: str) -> None:
         again = solve(Board(board.cells.copy(), board.start), algo).moves
         assert first == again
         assert solve(board, algo).moves == first
+
+
+def test_start_from_an_earlier_answer_and_its_lower_bound() -> None:
+    board = random_board(14, 14, 6, seed=3)
+    best = solve(board, "auto")
+    assert best.proven_optimal and best.table_bytes > 0
+    # a heuristic started from the optimum never answers worse; with the optimum's
+    # length as a known lower bound, the answer is proven
+    again = solve(board, "linear", start_from=best.moves)
+    assert len(again) == len(best) and not again.proven_optimal
+    proven = solve(board, "linear", start_from=best.moves, lower_bound=len(best))
+    assert proven.proven_optimal and proven.lower_bound == len(best)
+    # the exact search starts from it and still proves it
+    exact = solve(board, "astar", start_from=best.moves)
+    assert exact.proven_optimal and len(exact) == len(best)
+    with pytest.raises(ColoritError, match="start_from: after 1 moves"):
+        solve(board, "auto", start_from=best.moves[:1])
+    with pytest.raises(ColoritError, match="lower bound must be a whole number"):
+        solve(board, "auto", lower_bound=-1)

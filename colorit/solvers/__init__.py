@@ -6,7 +6,9 @@ Importing this package registers every solver (``linear``, ``greedy``, ``lookahe
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+
+import numpy as np
 
 from ..board import Board
 from ..errors import ColoritError
@@ -35,6 +37,8 @@ def solve(
     *,
     on_improve: ProgressFn | None = None,
     control: Control | None = None,
+    start_from: Sequence[int] | None = None,
+    lower_bound: int = 0,
 ) -> Solution:
     """Solve ``board`` with the solver named ``algo``, within ``limits``.
 
@@ -43,6 +47,11 @@ def solve(
     e.g. from a signal handler); it then returns the best answer found so far. With a
     time limit the answer comes back within it (see ``colorit.solvers.guard``), checked
     by replaying it on the board, like every answer.
+
+    ``start_from`` is an answer already known (colour ids, e.g. from an earlier run with a
+    shorter limit) and ``lower_bound`` a length no answer can beat, known from such a
+    run: the search starts from that answer, the result is never longer, and its lower
+    bound is never lower (so an answer that meets it is proven optimal).
     """
     if not isinstance(board, Board):
         raise ColoritError(f"board must be a colorit.Board, got {type(board).__name__}")
@@ -51,6 +60,17 @@ def solve(
         control = Control(limits)
     elif limits is not None and limits != control.limits:
         raise ColoritError("give the limits to the Control, or pass limits without a control, not both")
+    if isinstance(lower_bound, bool) or not isinstance(lower_bound, (int, np.integer)) or lower_bound < 0:
+        raise ColoritError(f"lower bound must be a whole number of moves, got {lower_bound!r}")
+    if start_from is not None:
+        try:
+            codes = board.codes_of(list(start_from))
+            board.check_codes(codes)
+        except ColoritError as e:
+            raise type(e)(f"start_from: {e}") from None
+        control.seed = [int(c) for c in codes]
+    if lower_bound:
+        control.raise_bound(int(lower_bound))
     if on_improve is not None:
         ctl = control
         control.listen(lambda codes, lb: on_improve(len(codes), lb, ctl.elapsed()))

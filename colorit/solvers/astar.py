@@ -583,6 +583,7 @@ def search(
                 if better.proven_optimal:
                     return Outcome(best, True, len(best), int(ctr[EXPANDED]) + better.states)
     finally:
+        control.note_table_bytes(st.nbytes())
         st.release()
     states = int(ctr[EXPANDED])
     if stopped:

@@ -36,6 +36,7 @@ class Solution:
     states: int = 0
     algo: str = ""
     stopped: str = ""  #: why the search ended early: "time", "memory", "signal" or ""
+    table_bytes: int = 0  #: the most memory the search's tables held at once
 
     def __len__(self) -> int:
         return len(self.moves)
@@ -86,6 +87,15 @@ class Control:
         self.best: tuple[list[int], int] | None = None
         #: the best lower bound a solver has established (``raise_bound``)
         self.lower_bound = 0
+        #: an answer known before the search (colour codes), e.g. from an earlier, shorter
+        #: run: the searches start from it when it beats their own first answer
+        self.seed: list[int] | None = None
+        #: the most bytes a solver's tables held at once (``note_table_bytes``)
+        self.table_bytes = 0
+
+    def note_table_bytes(self, nbytes: int) -> None:
+        """Record the size of a solver's tables (the largest is reported)."""
+        self.table_bytes = max(self.table_bytes, int(nbytes))
 
     def listen(self, on_improve: Callable[[list[int], int], None]) -> None:
         """Call ``on_improve(codes, lower_bound)`` too for each better answer (the
@@ -140,6 +150,7 @@ class _SubControl(Control):
         super().__init__(parent.limits, None, parent.started)
         self.parent = parent
         self.deadline = parent.deadline
+        self.seed = parent.seed
 
     def should_stop(self) -> bool:
         if self.parent.stop_reason:
@@ -152,6 +163,9 @@ class _SubControl(Control):
 
     def raise_bound(self, lower_bound: int) -> None:
         self.parent.raise_bound(lower_bound)
+
+    def note_table_bytes(self, nbytes: int) -> None:
+        self.parent.note_table_bytes(nbytes)
 
 
 class SliceBudget:

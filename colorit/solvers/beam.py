@@ -181,6 +181,7 @@ def _pass(graph: RegionGraph, control: Control, width: int, best_len: int, start
     """One pass at ``width``: an answer shorter than ``best_len`` (None if it found none
     or was stopped), and the states it kept."""
     b = _new_beam(graph, width, best_len)
+    control.note_table_bytes(sum(a.nbytes for a in b))
     b.fl[0] = start
     b.fr[0] = front
     g = graph.arrays()

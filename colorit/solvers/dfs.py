@@ -268,6 +268,7 @@ def search(graph: RegionGraph, control: Control, incumbent: list[int]) -> Outcom
     memo_bytes = min(control.limits.memory_bytes() // 2, MEMO_MAX_BYTES)
     slots = 1 << max(10, int(np.log2(max(1024, memo_bytes // 20))))
     memo = Memo(np.zeros((slots, 2), dtype=np.uint64), np.zeros(slots, dtype=np.int32))
+    control.note_table_bytes(memo[0].nbytes + memo[1].nbytes)
     cs = ChildScratch(np.zeros(n_col, dtype=np.int64), np.zeros(n_col, dtype=np.bool_), np.zeros(n_col, dtype=np.bool_))
     _prepare_children(0, g, st, cs)
     status = SLICE_DONE

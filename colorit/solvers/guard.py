@@ -54,10 +54,12 @@ def build_solution(
     algo: str,
     states: int = 0,
     stopped: str = "",
+    table_bytes: int = 0,
 ) -> Solution:
     """The ``Solution`` for moves in colour codes, after replaying them on the cells."""
     board.check_codes(np.asarray(codes, dtype=np.int32))
     moves = tuple(board.ids_of(codes))
+    proven = proven or lower_bound >= len(moves)
     lower = len(moves) if proven else min(max(0, lower_bound), len(moves))
     return Solution(
         moves=moves,
@@ -67,6 +69,7 @@ def build_solution(
         states=states,
         algo=algo,
         stopped=stopped,
+        table_bytes=table_bytes,
     )
 
 
@@ -191,9 +194,11 @@ def run_guarded(
         if stopped == "memory":
             finished = frontier.finish(graph, [])
             codes = finished if len(finished) < len(codes) else codes
+        if control.seed is not None and len(control.seed) < len(codes):
+            codes = control.seed
         return build_solution(
             board, codes, proven=graph.n_regions == 1, lower_bound=lower, elapsed=control.elapsed(),
-            algo=spec.name, stopped=stopped,
+            algo=spec.name, stopped=stopped, table_bytes=control.table_bytes,
         )
 
     def attempt() -> Outcome:
@@ -220,7 +225,11 @@ def run_guarded(
             outcome = job.outcome
     except (GraphTooBig, MemoryError):
         return fallback("memory")
+    codes = list(outcome.codes)
+    if control.seed is not None and len(control.seed) < len(codes):
+        codes = list(control.seed)  # a solver that ignores the seed never makes it worse
     return build_solution(
-        board, list(outcome.codes), proven=outcome.proven_optimal, lower_bound=outcome.lower_bound, elapsed=control.elapsed(),
-        algo=spec.name, states=outcome.states, stopped=outcome.stopped,
+        board, codes, proven=outcome.proven_optimal, lower_bound=max(outcome.lower_bound, control.lower_bound),
+        elapsed=control.elapsed(), algo=spec.name, states=outcome.states, stopped=outcome.stopped,
+        table_bytes=control.table_bytes,
     )
