@@ -67,6 +67,34 @@ def _local_words(shape):  # type: ignore[no-untyped-def]
     return lambda shape: np.empty(shape.shape[0], dtype=np.uint64)
 
 
+#: Word counts the searches are compiled for: sets are padded up to the next one, so word
+#: loops have a compile-time length (wider sets run with run-time loops).
+WIDTH_TIERS = (2, 3, 4, 5, 6, 7, 8)
+
+
+def padded_width(words: int) -> int:
+    """The word count a search runs at: the smallest tier that holds ``words`` (one
+    compile per tier, not per width); wider sets run at their own width."""
+    for tier in WIDTH_TIERS:
+        if words <= tier:
+            return tier
+    return words
+
+
+def width_shape(words: int) -> tuple[int, ...] | np.ndarray:
+    """The ``shape`` argument of the kernels for sets of ``words`` words: a tuple (a
+    compile-time width) for a tier, an array (run-time loops) past them."""
+    return (0,) * words if words in WIDTH_TIERS else np.zeros(words)
+
+
+def pad_words(bits: np.ndarray, words: int) -> np.ndarray:
+    """``bits`` (last axis: words) widened with zero words to ``words``."""
+    extra = words - bits.shape[-1]
+    if extra <= 0:
+        return bits
+    return np.concatenate([bits, np.zeros(bits.shape[:-1] + (extra,), dtype=bits.dtype)], axis=-1)
+
+
 def n_words(n_bits: int) -> int:
     """Words needed for a set over ``n_bits`` elements (at least one)."""
     return max(1, (n_bits + 63) // 64)

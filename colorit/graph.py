@@ -20,7 +20,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._jit import kernel
-from .bitset import n_words
+from .bitset import n_words, pad_words, padded_width, width_shape
 from .board import Board
 from .errors import ColoritError
 
@@ -232,3 +232,27 @@ def adjacency_bits(graph: RegionGraph) -> np.ndarray:
     """Adjacency as bitset rows, (R, words) uint64: R*R bits, for the exact searches on
     graphs small enough to afford it."""
     return _adjacency_bits(graph.adj_ptr, graph.adj_idx, graph.n_words)  # type: ignore[no-any-return]
+
+
+class PaddedGraph(NamedTuple):
+    """A graph as the compile-time-width search kernels take it: every set padded with zero
+    words to ``padded_width`` (see ``bitset.WIDTH_TIERS``)."""
+
+    arrays: GraphArrays  #: colour_mask padded
+    adj_bits: np.ndarray  #: (R, words) uint64 adjacency rows, padded
+    root: np.ndarray  #: (words,) the start position
+    root_front: np.ndarray  #: (words,) its frontier
+    shape: tuple[int, ...] | np.ndarray  #: the kernels' width argument (``bitset.width_shape``)
+
+
+def padded(graph: RegionGraph) -> PaddedGraph:
+    """``graph`` padded to its search width (needs bitset adjacency: ``adjacency_bits_fit``)."""
+    from .flood import frontier
+
+    words = padded_width(graph.n_words)
+    colour_mask = pad_words(graph.colour_mask, words)
+    arrays = GraphArrays(colour_mask, graph.region_colour, graph.region_size, graph.adj_ptr, graph.adj_idx)
+    root = pad_words(graph.initial_state(), words)
+    root_front = np.zeros_like(root)
+    frontier(root, graph.adj_ptr, graph.adj_idx, root_front)
+    return PaddedGraph(arrays, pad_words(adjacency_bits(graph), words), root, root_front, width_shape(words))

@@ -7,8 +7,9 @@ every compiled width, so that later runs only load them (milliseconds). The setu
 build before anything else). ``--essential`` compiles only what a small board's solve
 with the default algorithm needs, the first run's share.
 
-A* is compiled once per word-width tier (``astar.WIDTH_TIERS``) and once with run-time
-widths (graphs of 513 to 1024 regions), so the boards below are chosen to reach each.
+A* and beam are compiled once per word-width tier (``bitset.WIDTH_TIERS``) and once with
+run-time widths (graphs of 513 to 1024 regions), so the boards below are chosen to reach
+each.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from .board import Board
 from .generate import random_board
 from .graph import RegionGraph
 from .solvers import Control, Limits, astar, beam, dfs, solve, solver_names
-from .solvers.astar import WIDTH_TIERS, padded_width
+from .bitset import WIDTH_TIERS, padded_width
 from .solvers.linear import linear_moves
 from .solvers.lookahead import lookahead_moves
 
@@ -30,8 +31,8 @@ SMALL_ROWS = [[1, 2, 0, 0, 3], [0, 1, 1, 0, 3], [2, 2, 0, 1, 1], [0, 3, 0, 1, 2]
 
 #: The key of A*'s run-time-width kernel (graphs wider than every tier) in a set of widths.
 RUNTIME_WIDTH = max(WIDTH_TIERS) + 1
-#: The solvers that run A* (and so need its kernel at their boards' widths).
-ASTAR_SOLVERS = ("astar", "auto")
+#: The solvers that run A* or beam (and so need their kernels at their boards' widths).
+ASTAR_SOLVERS = ("astar", "auto", "beam")
 
 
 def width_key(graph: RegionGraph) -> int:
@@ -78,21 +79,24 @@ class OneSlice(Control):
     """Lets a search run one kernel slice (which compiles its kernels), then stops it:
     a time limit would stop it before the first slice when the compiling takes longer."""
 
-    def __init__(self) -> None:
+    def __init__(self, checks: int = 1) -> None:
         super().__init__(Limits())
         self.checks = 0
+        self.allowed = checks
 
     def should_stop(self) -> bool:
         self.checks += 1
-        return self.checks > 1
+        return self.checks > self.allowed
 
 
 def warm_astar(widths: set[int]) -> None:
-    """One slice of A* at each of ``widths`` (see ``boards_for_widths``)."""
+    """One slice of A* and one beam level at each of ``widths`` (see
+    ``boards_for_widths``): the searches compiled per width."""
     for board in boards_for_widths(widths):
-        # the linear AI's answer is never optimal on these boards, so the search runs
+        # the linear AI's answer is never optimal on these boards, so the searches run
         graph = RegionGraph.from_board(board)
         astar.search(graph, OneSlice(), linear_moves(graph))
+        beam.search(graph, OneSlice(checks=2), linear_moves(graph), max_width=beam.FIRST_WIDTH)
 
 
 def essential() -> float:
@@ -126,7 +130,7 @@ def warmup() -> float:
     # graphs past bitset adjacency: lookahead and beam on the adjacency lists
     big = RegionGraph.from_board(random_board(60, 60, 6, 2))
     lookahead_moves(big, OneSlice())
-    beam.search(big, OneSlice(), linear_moves(big), max_width=1)
+    beam.search(big, OneSlice(checks=2), linear_moves(big), max_width=1)
     return time.monotonic() - t0
 
 
@@ -155,6 +159,6 @@ def warm_for(algo: str, boards: Sequence[Board] = ()) -> None:
     if name == "auto":
         # auto's helpers, which a small board never calls
         graph = RegionGraph.from_board(random_board(10, 10, 6, 1))
-        beam.search(graph, OneSlice(), linear_moves(graph), max_width=beam.FIRST_WIDTH)
+        beam.search(graph, OneSlice(checks=2), linear_moves(graph), max_width=beam.FIRST_WIDTH)
         dfs.search(graph, OneSlice(), linear_moves(graph))
     warm_astar(set(widths_for(name, boards)))

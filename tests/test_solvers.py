@@ -363,8 +363,8 @@ def test_auto_carries_on_with_beam_and_dfs_after_the_memory_cap(monkeypatch: pyt
         calls["astar"] = (out.stopped, list(out.codes), out.lower_bound)
         return out
 
-    def spy_beam(graph: RegionGraph, control: Control, incumbent: list[int], *args):  # type: ignore[no-untyped-def]
-        out = real_beam(graph, control, incumbent, *args)
+    def spy_beam(graph: RegionGraph, control: Control, incumbent: list[int], *args, **options):  # type: ignore[no-untyped-def]
+        out = real_beam(graph, control, incumbent, *args, **options)
         calls["beam"] = (list(incumbent), list(out.codes))
         return out
 
@@ -376,7 +376,10 @@ def test_auto_carries_on_with_beam_and_dfs_after_the_memory_cap(monkeypatch: pyt
     monkeypatch.setattr(beam, "search", spy_beam)
     monkeypatch.setattr(dfs, "search", spy_dfs)
     board = random_board(**HARD)
-    solve(board, "dfs", Limits(time=0.2))  # kernels compiled before timing
+    from colorit.warmup import warm_for
+
+    warm_for("auto", [board])  # kernels compiled before timing
+    solve(board, "dfs", Limits(time=0.2))
     calls.clear()
     t0 = time.monotonic()
     sol = solve(board, "auto", Limits(memory=2_000_000, time=1.5))

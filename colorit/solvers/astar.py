@@ -40,10 +40,9 @@ from typing import ClassVar, NamedTuple
 import numpy as np
 
 from .._jit import kernel
-from ..bitset import ctz, hash_words, local_words, popcount
+from ..bitset import WIDTH_TIERS, ctz, hash_words, local_words, padded_width, popcount  # noqa: F401 (re-exported)
 from ..bound import bound_bits
-from ..flood import frontier
-from ..graph import GraphArrays, RegionGraph, adjacency_bits
+from ..graph import RegionGraph, padded
 from . import dfs
 from .base import Control, Outcome, SliceBudget, register
 from .incumbent import first_answer
@@ -64,8 +63,6 @@ DOMINANCE_WINDOW = 64
 #: deadline is not started.
 GROW_S_PER_BYTE = 1e-9
 REBUILD_S_PER_NODE = 3e-7
-#: Word counts the search is compiled for (sets are padded up to the next one).
-WIDTH_TIERS = (2, 3, 4, 5, 6, 7, 8)
 
 
 # --- node records: [set words..., link = parent << 32 | next, meta = g << 32 | move << 8 | flags]
@@ -403,24 +400,6 @@ def _astar_run(graph, adj_bits, store, ctr, absorbs, budget, shape):  # type: ig
             return IMPROVED
 
 
-def padded_width(words: int) -> int:
-    """The word count the search runs at: the smallest tier that holds ``words``, so the
-    kernel's word loops have a compile-time length (one compile per tier, not per width);
-    wider sets run at their own width with run-time loops."""
-    for tier in WIDTH_TIERS:
-        if words <= tier:
-            return tier
-    return words
-
-
-def _pad(bits: np.ndarray, words: int) -> np.ndarray:
-    """``bits`` (last axis: words) widened with zero words to ``words``."""
-    extra = words - bits.shape[-1]
-    if extra <= 0:
-        return bits
-    return np.concatenate([bits, np.zeros(bits.shape[:-1] + (extra,), dtype=bits.dtype)], axis=-1)
-
-
 @kernel
 def _path_to(nodes, words, node):  # type: ignore[no-untyped-def]
     """The moves from the root to ``node``, following parent links."""
@@ -514,14 +493,10 @@ def search(
     their time comes. A shorter answer one returns becomes the search's bound; if it is
     proven optimal, the search ends. ``defer_after`` (stored nodes) is for tests."""
     best = list(incumbent)
-    words = padded_width(graph.n_words)
-    shape = (0,) * words if words in WIDTH_TIERS else np.zeros(words)
-    colour_mask = _pad(graph.colour_mask, words)
-    padded = GraphArrays(colour_mask, graph.region_colour, graph.region_size, graph.adj_ptr, graph.adj_idx)
-    adj_bits = _pad(adjacency_bits(graph), words)
-    root = _pad(graph.initial_state(), words)
-    root_front = np.zeros_like(root)
-    frontier(root, graph.adj_ptr, graph.adj_idx, root_front)
+    pg = padded(graph)
+    words, shape, adj_bits, root = len(pg.root), pg.shape, pg.adj_bits, pg.root
+    colour_mask = pg.arrays.colour_mask
+    root_front = pg.root_front
     root_bound = int(bound_bits(root, root_front, colour_mask, adj_bits, shape, len(best)))
     if graph.n_regions == 1 or root_bound >= len(best):
         return Outcome(best, True, len(best), 1)
@@ -551,7 +526,7 @@ def search(
                 stopped = control.stop_reason
                 break
             n = budget.start(control.remaining())
-            status = _astar_run(padded, adj_bits, st.arrays(), ctr, absorbs, n, shape)
+            status = _astar_run(pg.arrays, adj_bits, st.arrays(), ctr, absorbs, n, shape)
             budget.done(status == SLICE_DONE)
             if status == EXHAUSTED:
                 break

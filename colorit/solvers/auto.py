@@ -5,8 +5,11 @@ The first answer comes from ``lookahead`` (``greedy`` on graphs too big for bits
 adjacency); it also bounds what A* stores, which is why it is worked out before A*
 starts rather than on demand. A* then either proves it optimal or finds better. A*
 improves its answer only when it reaches the optimum, so when it is still running after
-a quarter of the time limit, beam passes of growing width (``beam``) get a third of the
-time left to improve the answer, and A* goes on with the better bound. If A* stops on
+a tenth of the time limit (half a second at most), beam passes of growing width
+(``beam``, ranked by greedy playouts) improve the answer, and A* goes on with the better
+bound (an answer that meets A*'s lower bound ends the search: it is proven). With a
+short limit the beam gets most of the time left, since its answer is usually the one
+written; with a long one a few seconds. If A* stops on
 its memory cap with time left, or the graph is wider than A*'s compiled widths (over 512
 regions, where A* would not finish), beam passes improve the answer for half the time
 left and the depth-first search (bounded memory) carries on from it. Either way the
@@ -20,8 +23,17 @@ from . import astar, beam, dfs
 from .base import Control, Outcome, register
 from .incumbent import first_answer
 
-#: Share of the time limit after which beam passes help A*.
-IMPROVE_AFTER = 0.25
+#: When beam passes help A*: after this share of the time limit (at most
+#: ``IMPROVE_AFTER_MOST_S``), for this share of the time left, at most
+#: ``IMPROVE_MOST_S`` plus ``IMPROVE_MOST_SHARE`` of the limit. With a short limit
+#: (milliseconds a board) most boards are not proven in time and the beam's answer is the
+#: one written, so it gets most of the time; with a long one A* keeps most of it, and the
+#: beam's answer mainly tightens what A* stores.
+IMPROVE_AFTER = 0.1
+IMPROVE_AFTER_MOST_S = 0.5
+IMPROVE_SHARE = 0.8
+IMPROVE_MOST_S = 2.0
+IMPROVE_MOST_SHARE = 0.05
 #: Widest beam pass before the depth-first search when there is no time limit.
 FALLBACK_BEAM_WIDTH = 1024
 
@@ -36,11 +48,14 @@ def solve_auto(graph: RegionGraph, control: Control) -> Outcome:
         def improve(current: list[int]) -> Outcome:
             # A* is taking long: let beam passes improve the answer for a third of the
             # time left, then A* goes on with the better bound
-            return beam.search(graph, control.sub(time_share=1 / 3), current)
+            limit = control.deadline - control.started
+            most = IMPROVE_MOST_S + IMPROVE_MOST_SHARE * limit
+            return beam.search(graph, control.sub(time_share=IMPROVE_SHARE, most_s=most), current)
 
         helpers: list[astar.Helper] = []
         if control.deadline != float("inf"):
-            helpers.append((control.started + IMPROVE_AFTER * (control.deadline - control.started), improve))
+            limit = control.deadline - control.started
+            helpers.append((control.started + min(IMPROVE_AFTER * limit, IMPROVE_AFTER_MOST_S), improve))
         out = astar.search(graph, control, best, helpers)
         if out.proven_optimal or out.stopped != "memory":
             return out

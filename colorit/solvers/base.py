@@ -136,12 +136,14 @@ class Control:
             for listener in self._listeners:
                 listener(list(kept), lower_bound)
 
-    def sub(self, time_share: float | None = None) -> Control:
-        """A control for a sub-search that ends at ``time_share`` of the remaining time
-        (or at this deadline) and follows this control's stop requests."""
+    def sub(self, time_share: float | None = None, most_s: float = float("inf")) -> Control:
+        """A control for a sub-search that ends at ``time_share`` of the remaining time,
+        after ``most_s`` seconds at most (or at this deadline), and follows this
+        control's stop requests."""
         child = _SubControl(self)
         if time_share is not None and self.deadline != float("inf"):
-            child.deadline = min(self.deadline, time.monotonic() + max(0.0, self.remaining()) * time_share)
+            span = min(max(0.0, self.remaining()) * time_share, most_s)
+            child.deadline = min(self.deadline, time.monotonic() + span)
         return child
 
 
