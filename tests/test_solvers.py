@@ -319,12 +319,14 @@ HARD = dict(width=24, height=24, colours=6, seed=1)  # A* needs far more than 2 
 
 
 def test_astar_memory_cap() -> None:
+    """Under a cap far below what the board needs, A* keeps its tables within the cap
+    (going on by deepening when its store is full) and answers at its time limit."""
     board = random_board(**HARD)
-    sol = solve(board, "astar", Limits(memory=2_000_000, time=30))
-    assert sol.stopped == "memory"
+    sol = solve(board, "astar", Limits(memory=2_000_000, time=2))
+    assert sol.stopped == "time"
     assert not sol.proven_optimal
     assert 0 < sol.lower_bound < len(sol.moves)
-    assert sol.elapsed < 10
+    assert 0 < sol.table_bytes <= 2_000_000
     board.check(list(sol.moves))
     assert len(sol.moves) <= len(solve(board, "lookahead").moves)
 
@@ -352,49 +354,34 @@ def test_memory_cap_on_an_easy_board_still_proves() -> None:
         assert sol.proven_optimal and len(sol.moves) == optimum and sol.stopped == ""
 
 
-def test_auto_carries_on_with_beam_and_dfs_after_the_memory_cap(monkeypatch: pytest.MonkeyPatch) -> None:
-    from colorit.solvers import astar, beam, dfs
+def test_auto_goes_on_in_its_memory_after_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At the memory cap A* does not stop: it goes on by iterative deepening from its open
+    nodes within the cap, with beam's help as before, and answers on time with the best
+    answer and the lower bound it reached."""
+    from colorit.solvers import astar
 
     calls: dict[str, object] = {}
-    real_astar, real_beam, real_dfs = astar.search, beam.search, dfs.search
+    real_deepen = astar._deepen
 
-    def spy_astar(graph: RegionGraph, control: Control, incumbent: list[int], *args, **options):  # type: ignore[no-untyped-def]
-        out = real_astar(graph, control, incumbent, *args, **options)
-        calls["astar"] = (out.stopped, list(out.codes), out.lower_bound)
+    def spy_deepen(*args, **options):  # type: ignore[no-untyped-def]
+        out = real_deepen(*args, **options)
+        calls["deepen"] = (list(out.codes), out.lower_bound, out.stopped)
         return out
 
-    def spy_beam(graph: RegionGraph, control: Control, incumbent: list[int], *args, **options):  # type: ignore[no-untyped-def]
-        out = real_beam(graph, control, incumbent, *args, **options)
-        calls["beam"] = (list(incumbent), list(out.codes))
-        return out
-
-    def spy_dfs(graph: RegionGraph, control: Control, incumbent: list[int]):  # type: ignore[no-untyped-def]
-        calls["dfs_incumbent"] = list(incumbent)
-        return real_dfs(graph, control, incumbent)
-
-    monkeypatch.setattr(astar, "search", spy_astar)
-    monkeypatch.setattr(beam, "search", spy_beam)
-    monkeypatch.setattr(dfs, "search", spy_dfs)
+    monkeypatch.setattr(astar, "_deepen", spy_deepen)
     board = random_board(**HARD)
     from colorit.warmup import warm_for
 
     warm_for("auto", [board])  # kernels compiled before timing
-    solve(board, "dfs", Limits(time=0.2))
-    calls.clear()
     t0 = time.monotonic()
     sol = solve(board, "auto", Limits(memory=2_000_000, time=1.5))
     assert time.monotonic() - t0 < 5
-    assert "astar" in calls and "beam" in calls, f"auto ran {sorted(calls)}"
-    a_stopped, a_codes, a_lower = calls["astar"]  # type: ignore[misc]
-    assert a_stopped == "memory"
-    beam_from, beam_answer = calls["beam"]  # type: ignore[misc]
-    assert beam_from == a_codes  # beam starts from A*'s best answer
-    assert len(beam_answer) <= len(a_codes)
-    if "dfs_incumbent" in calls:  # unless beam met the lower bound
-        assert calls["dfs_incumbent"] == beam_answer  # and dfs from beam's
+    assert "deepen" in calls, "A* did not go on after its memory cap"
+    codes, lower, stopped = calls["deepen"]  # type: ignore[misc]
+    assert stopped == "time" and lower > 0
     assert_valid(board, sol)
-    assert len(sol.moves) <= len(a_codes)
-    assert sol.lower_bound >= a_lower  # A*'s bound is kept
+    assert len(sol.moves) <= len(codes)
+    assert sol.lower_bound >= lower
     assert sol.proven_optimal or sol.stopped == "time"
 
 

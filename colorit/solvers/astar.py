@@ -42,7 +42,8 @@ import numpy as np
 from .._jit import kernel
 from ..bitset import WIDTH_TIERS, ctz, hash_words, local_words, padded_width, popcount  # noqa: F401 (re-exported)
 from ..bound import bound_bits
-from ..graph import RegionGraph, padded
+from ..graph import PaddedGraph, RegionGraph, padded
+from . import deepening
 from . import dfs
 from .base import Control, Outcome, SliceBudget, register
 from .incumbent import first_answer
@@ -478,6 +479,30 @@ class _Store:
 #: with: given the best answer so far, it may return a shorter one (``Outcome``).
 Helper = tuple[float, Callable[[list[int]], Outcome]]
 
+#: Share of the memory cap A*'s store may take when the search may go on by iterative
+#: deepening (``deepening``): the rest is its memo.
+STORE_SHARE = 7 / 8
+
+
+class _Helpers:
+    """The helpers not run yet, in the order of their times."""
+
+    def __init__(self, helpers: Sequence[Helper], control: Control) -> None:
+        self.waiting = sorted(helpers, key=lambda helper: helper[0])
+        self.control = control
+
+    def run_due(self, best: list[int], lower: int) -> tuple[list[int], bool]:
+        """Run the helpers whose time has come: the best answer after them, and whether it
+        is proven optimal (by a helper, or by meeting ``lower``)."""
+        proven = False
+        while self.waiting and time.monotonic() >= self.waiting[0][0]:
+            better = self.waiting.pop(0)[1](best)
+            if len(better.codes) < len(best):
+                best = list(better.codes)
+                self.control.improved(best, lower)
+            proven = proven or (better.proven_optimal and len(better.codes) <= len(best))
+        return best, proven or len(best) <= lower
+
 
 def search(
     graph: RegionGraph,
@@ -485,13 +510,17 @@ def search(
     incumbent: list[int],
     helpers: Sequence[Helper] = (),
     defer_after: int | None = None,
+    deepen: bool = True,
 ) -> Outcome:
     """A* from the start position, proving ``incumbent`` optimal or finding better.
 
     A* improves its answer only when it reaches the optimum, so a caller with a time
     limit passes ``helpers``: quicker searches that run (once each, between slices) when
     their time comes. A shorter answer one returns becomes the search's bound; if it is
-    proven optimal, the search ends. ``defer_after`` (stored nodes) is for tests."""
+    proven optimal, the search ends. When the store reaches the memory cap, the search
+    goes on by iterative deepening from the open nodes (``deepening``), in the memory it
+    has; with ``deepen=False`` it stops there instead (``stopped == "memory"``).
+    ``defer_after`` (stored nodes) is for tests."""
     best = list(incumbent)
     pg = padded(graph)
     words, shape, adj_bits, root = len(pg.root), pg.shape, pg.adj_bits, pg.root
@@ -503,10 +532,12 @@ def search(
     control.raise_bound(root_bound)
     ub = len(best)
     cap_bytes = control.limits.memory_bytes()
+    store_cap = cap_bytes * STORE_SHARE if deepen else cap_bytes
     first = FIRST_CAPACITY
-    while first > 256 and first * (words + 2 + 2) * 8 > cap_bytes:
+    while first > 256 and first * (words + 2 + 2) * 8 > store_cap:
         first //= 2
     st = _Store.take(words, ub, first)
+    due = _Helpers(helpers, control)
     try:
         st.nodes[0, :words] = root
         st.nodes[0, words] = _link(-1, -1)
@@ -520,7 +551,6 @@ def search(
         absorbs = np.zeros(graph.n_colours, np.bool_)
         stopped = ""
         budget = SliceBudget()
-        waiting = sorted(helpers, key=lambda helper: helper[0])
         while True:
             if control.should_stop():
                 stopped = control.stop_reason
@@ -534,7 +564,7 @@ def search(
                 best = st.path_to(int(ctr[GOAL]))
                 control.improved(best, int(ctr[CUR_F]))
             elif status == NEED_NODES:
-                if st.nbytes() + st.nodes.nbytes + st.table.nbytes > cap_bytes:
+                if st.nbytes() + st.nodes.nbytes + st.table.nbytes > store_cap:
                     stopped = "memory"
                     break
                 if control.remaining() < 2 * st.nodes.nbytes * GROW_S_PER_BYTE:
@@ -542,27 +572,63 @@ def search(
                     break
                 st.grow_nodes(int(ctr[N_NODES]))
             elif status == NEED_TABLE:
-                if st.nbytes() + st.table.nbytes * 2 > cap_bytes:
+                if st.nbytes() + st.table.nbytes * 2 > store_cap:
                     stopped = "memory"
                     break
                 if control.remaining() < 2 * st.table.nbytes * GROW_S_PER_BYTE + int(ctr[N_NODES]) * REBUILD_S_PER_NODE:
                     stopped = "time"
                     break
                 ctr[TABLE_USED] = st.grow_table(int(ctr[N_NODES]))
-            while waiting and time.monotonic() >= waiting[0][0]:
-                better = waiting.pop(0)[1](best)
-                if len(better.codes) < len(best):
-                    best = list(better.codes)
-                    ctr[UB] = len(best)
-                    control.improved(best, int(ctr[CUR_F]))
-                if better.proven_optimal:
-                    return Outcome(best, True, len(best), int(ctr[EXPANDED]) + better.states)
+            best, proven = due.run_due(best, int(ctr[CUR_F]))
+            if proven:
+                return Outcome(best, True, len(best), int(ctr[EXPANDED]))
+            ctr[UB] = len(best)
+        control.note_table_bytes(st.nbytes())
+        if stopped == "memory" and deepen:
+            return _deepen(pg, st, ctr, control, best, due, cap_bytes)
     finally:
         control.note_table_bytes(st.nbytes())
         st.release()
     states = int(ctr[EXPANDED])
     if stopped:
         return Outcome(best, False, min(int(ctr[CUR_F]), len(best)), states, stopped)
+    return Outcome(best, True, len(best), states)
+
+
+def _deepen(pg: PaddedGraph, st: _Store, ctr: np.ndarray, control: Control, best: list[int], due: _Helpers,
+            cap_bytes: int) -> Outcome:
+    """Go on from A*'s full store by iterative deepening (``deepening``), threshold by
+    threshold from the level A* was on, with a memo in the memory the store left."""
+    level = int(ctr[CUR_F])
+    memo = deepening.new_memo(max(cap_bytes - st.nbytes(), 1 << 16))
+    control.note_table_bytes(st.nbytes() + memo.keys.nbytes + memo.vals.nbytes)
+    stack = deepening.new_stack(len(best) + 2, st.words)
+    zobrist = deepening.zobrist_keys(pg.adj_bits.shape[0])
+    dctr = np.zeros(deepening.N_COUNTERS, dtype=np.int64)
+    states = int(ctr[EXPANDED])
+    budget = SliceBudget()
+    thresh = level
+    while thresh < len(best):
+        memo.vals.fill(0)
+        deepening.start_threshold(dctr, thresh, level)
+        while True:
+            if control.should_stop():
+                return Outcome(best, False, thresh, states + int(dctr[deepening.STATES]), control.stop_reason)
+            status = deepening.run(pg, st.arrays(), zobrist, stack, memo, dctr, budget.start(control.remaining()))
+            budget.done(status == SLICE_DONE)
+            if status == IMPROVED:
+                # every threshold below this one is exhausted: the answer is optimal
+                found = st.path_to(int(dctr[deepening.ROOT])) + stack.found[: dctr[deepening.GOAL_LEN]].tolist()
+                control.improved(found, len(found))
+                return Outcome(found, True, len(found), states + int(dctr[deepening.STATES]))
+            if status == EXHAUSTED:
+                break
+            best, proven = due.run_due(best, thresh)
+            if proven:
+                return Outcome(best, True, len(best), states + int(dctr[deepening.STATES]))
+        states += int(dctr[deepening.STATES])
+        thresh += 1
+        control.raise_bound(min(thresh, len(best)))
     return Outcome(best, True, len(best), states)
 
 
