@@ -39,6 +39,11 @@ FIRST_WIDTH = 16
 MAX_WIDTH = 1 << 14
 #: A pass is started only if this many times the previous pass's time is left.
 PASS_GROWTH = 2.5
+#: With a deadline, the next pass is as wide as fits in this share of the time left
+#: (judged by the last pass: time grows with the width), at most ``MAX_GROWTH`` times
+#: wider: one wide pass finds more than several doubling ones in the same time.
+FIT_SHARE = 0.7
+MAX_GROWTH = 16
 #: A playout is followed until it is this many moves past the best answer's pace (the
 #: states it ranks beyond that are seldom kept; past it the bound ranks them).
 PLAYOUT_SLACK = 1
@@ -300,7 +305,10 @@ def search(graph: RegionGraph, control: Control, incumbent: list[int], max_width
         best, kept = _pass(graph, control, width, best, space)
         last = time.monotonic() - t0
         states += kept
-        width *= 2
+        growth = 2
+        if control.deadline != float("inf") and last > 0:
+            growth = max(2, min(MAX_GROWTH, int(FIT_SHARE * control.remaining() / last)))
+        width = min(width * growth, most) if width < most else width * 2
     return Outcome(best, len(best) <= bound, min(bound, len(best)), states, control.stop_reason)
 
 
