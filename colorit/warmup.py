@@ -57,30 +57,32 @@ def widths_for(algo: str, boards: Sequence[Board]) -> frozenset[int]:
 
 
 def boards_for_widths(widths: set[int], colours: int = 6) -> list[Board]:
-    """Small random boards whose region graphs run A* at each of ``widths`` (padded
-    word counts; a width above the tiers stands for the run-time-width kernel)."""
+    """Random boards whose region graphs run A* at each of ``widths`` (padded word counts;
+    a width above the tiers stands for the run-time-width kernel): the biggest found of
+    each, so that a search on it does not end before its kernels have run."""
     wanted = set(widths)
-    found: list[Board] = []
+    found: dict[int, Board] = {}
     side = 4
     seed = 0
-    while wanted and side <= 120:
+    while side <= 120:
         board = random_board(side, side, colours, seed)
         graph = RegionGraph.from_board(board)
+        if not graph.adjacency_bits_fit:
+            break
         key = width_key(graph)
-        if key in wanted and graph.adjacency_bits_fit:
-            wanted.discard(key)
-            found.append(board)
+        if key in wanted:
+            found[key] = board
         side += 1
         seed += 1
-    return found
+    return [found[key] for key in sorted(found)]
 
 
 class OneSlice(Control):
     """Lets a search run one kernel slice (which compiles its kernels), then stops it:
     a time limit would stop it before the first slice when the compiling takes longer."""
 
-    def __init__(self, checks: int = 1) -> None:
-        super().__init__(Limits())
+    def __init__(self, checks: int = 1, limits: Limits | None = None) -> None:
+        super().__init__(limits or Limits())
         self.checks = 0
         self.allowed = checks
 
@@ -89,13 +91,18 @@ class OneSlice(Control):
         return self.checks > self.allowed
 
 
-def warm_astar(widths: set[int]) -> None:
-    """One slice of A* and one beam level at each of ``widths`` (see
-    ``boards_for_widths``): the searches compiled per width."""
+def warm_astar(widths: set[int], only_astar: bool = False) -> None:
+    """One slice of A*, of its deepening and of a beam level at each of ``widths`` (see
+    ``boards_for_widths``): the searches compiled per width (``only_astar``: A* alone)."""
     for board in boards_for_widths(widths):
         # the linear AI's answer is never optimal on these boards, so the searches run
         graph = RegionGraph.from_board(board)
         astar.search(graph, OneSlice(), linear_moves(graph))
+        if only_astar:
+            continue
+        # a store full at once: A* goes on by deepening at once
+        tight = OneSlice(checks=4, limits=Limits(memory=1 << 20))
+        astar.search(graph, tight, linear_moves(graph), store_share=1e-6)
         beam.search(graph, OneSlice(checks=2), linear_moves(graph), max_width=beam.FIRST_WIDTH)
 
 
@@ -105,7 +112,7 @@ def essential() -> float:
     small = Board.from_rows(SMALL_ROWS)
     for name in ("linear", "auto"):
         solve(small, name, Limits(time=60.0))
-    warm_astar({WIDTH_TIERS[0]})
+    warm_astar({WIDTH_TIERS[0]}, only_astar=True)
     return time.monotonic() - t0
 
 

@@ -18,7 +18,7 @@ from colorit.solvers.linear import linear_moves
 def _full_at_once(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     """Make A*'s store full at its first node (its share of a 1 MB cap: a few bytes), so
     every search goes on by deepening; count the searches that did."""
-    monkeypatch.setattr(astar, "STORE_SHARE", 1e-4)
+    monkeypatch.setattr(astar.search, "__defaults__", astar.search.__defaults__[:-1] + (1e-4,))
     calls = {"deepened": 0}
     real = astar._deepen
 

@@ -511,6 +511,7 @@ def search(
     helpers: Sequence[Helper] = (),
     defer_after: int | None = None,
     deepen: bool = True,
+    store_share: float = STORE_SHARE,
 ) -> Outcome:
     """A* from the start position, proving ``incumbent`` optimal or finding better.
 
@@ -520,7 +521,8 @@ def search(
     proven optimal, the search ends. When the store reaches the memory cap, the search
     goes on by iterative deepening from the open nodes (``deepening``), in the memory it
     has; with ``deepen=False`` it stops there instead (``stopped == "memory"``).
-    ``defer_after`` (stored nodes) is for tests."""
+    ``defer_after`` (stored nodes) and ``store_share`` (of the cap, for the store) are
+    for tests and the warm-up."""
     best = list(incumbent)
     pg = padded(graph)
     words, shape, adj_bits, root = len(pg.root), pg.shape, pg.adj_bits, pg.root
@@ -532,9 +534,9 @@ def search(
     control.raise_bound(root_bound)
     ub = len(best)
     cap_bytes = control.limits.memory_bytes()
-    store_cap = cap_bytes * STORE_SHARE if deepen else cap_bytes
+    store_cap = cap_bytes * store_share if deepen else cap_bytes
     first = FIRST_CAPACITY
-    while first > 256 and first * (words + 2 + 2) * 8 > store_cap:
+    while first > 16 and first * (words + 2 + 2) * 8 > store_cap:
         first //= 2
     st = _Store.take(words, ub, first)
     due = _Helpers(helpers, control)
