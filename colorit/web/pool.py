@@ -584,6 +584,7 @@ def _worker_main(conn: Connection, memory_per_solve: int | None, warm: bool) -> 
                         "elapsed_s": round(solution.elapsed, 4),
                         "algo": solution.algo,
                         "stopped": solution.stopped,
+                        "table_bytes": solution.table_bytes,
                     },
                 )
             )
