@@ -168,4 +168,17 @@ def warm_for(algo: str, boards: Sequence[Board] = ()) -> None:
         graph = RegionGraph.from_board(random_board(10, 10, 6, 1))
         beam.search(graph, OneSlice(checks=2), linear_moves(graph), max_width=beam.FIRST_WIDTH)
         dfs.search(graph, OneSlice(), linear_moves(graph))
+    if name in ("auto", "beam", "lookahead") and any(_past_bitsets(board) for board in boards):
+        # graphs past bitset adjacency: lookahead and beam on the adjacency lists
+        big = RegionGraph.from_board(random_board(60, 60, 6, 2))
+        lookahead_moves(big, OneSlice())
+        beam.search(big, OneSlice(checks=2), linear_moves(big), max_width=1)
     warm_astar(set(widths_for(name, boards)))
+
+
+def _past_bitsets(board: Board) -> bool:
+    """Whether ``board`` may have more regions than bitset adjacency allows (a quick
+    test on its cells before building the graph)."""
+    from .graph import BITSET_MAX_REGIONS
+
+    return board.height * board.width > BITSET_MAX_REGIONS and not RegionGraph.from_board(board).adjacency_bits_fit

@@ -35,13 +35,17 @@ from .incumbent import first_answer
 from .status import IMPROVED, LEVEL_DONE, SLICE_DONE
 
 FIRST_WIDTH = 16
+#: The first width on graphs too big for bitset rows (no playout: the bound ranks alone).
+FIRST_WIDTH_LISTS = 64
 #: Width of the last pass when there is no time limit.
 MAX_WIDTH = 1 << 14
 #: A pass is started only if this many times the previous pass's time is left.
 PASS_GROWTH = 2.5
 #: With a deadline, the next pass is as wide as fits in this share of the time left
 #: (judged by the last pass: time grows with the width), at most ``MAX_GROWTH`` times
-#: wider: one wide pass finds more than several doubling ones in the same time.
+#: wider: one wide pass finds more than several doubling ones in the same time. (Only
+#: where playouts run: a pass cut short by the deadline still leaves their answers. On the
+#: adjacency lists a pass's answer comes at its end, so widths double.)
 FIT_SHARE = 0.7
 MAX_GROWTH = 16
 #: A playout is followed until it is this many moves past the best answer's pace (the
@@ -295,7 +299,8 @@ def search(graph: RegionGraph, control: Control, incumbent: list[int], max_width
     control.raise_bound(min(bound, len(best)))
     space = _space(graph)
     most = min(max_width, control.limits.memory_bytes() // bytes_per_width(graph, len(best)))
-    width = min(FIRST_WIDTH, most)
+    playouts = space.adj_bits.shape[0] == graph.n_regions
+    width = min(FIRST_WIDTH if playouts else FIRST_WIDTH_LISTS, most)
     states = 0
     last = 0.0
     while len(best) > bound and 1 <= width <= most:
@@ -306,7 +311,7 @@ def search(graph: RegionGraph, control: Control, incumbent: list[int], max_width
         last = time.monotonic() - t0
         states += kept
         growth = 2
-        if control.deadline != float("inf") and last > 0:
+        if playouts and control.deadline != float("inf") and last > 0:
             growth = max(2, min(MAX_GROWTH, int(FIT_SHARE * control.remaining() / last)))
         width = min(width * growth, most) if width < most else width * 2
     return Outcome(best, len(best) <= bound, min(bound, len(best)), states, control.stop_reason)
