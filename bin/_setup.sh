@@ -36,9 +36,14 @@ colorit_hash() {
     printf '%s %s' "$(cksum <"$colorit_root/pyproject.toml" | cut -d' ' -f1)" "$colorit_root"
 }
 
-# What the kernels were compiled from: the package's sources.
+# What the kernels were compiled from: every source file of the package, at any depth
+# (a fixed glob depth would miss a deeper module and leave its kernels stale), in a fixed
+# order, with their paths (a moved file is a change too).
 colorit_src_hash() {
-    cat "$colorit_root"/colorit/*.py "$colorit_root"/colorit/*/*.py 2>/dev/null | cksum | cut -d' ' -f1
+    (cd "$colorit_root" && find colorit -name '*.py' -not -path '*/__pycache__/*' | LC_ALL=C sort | while IFS= read -r f; do
+        printf '%s\n' "$f"
+        cat "$f"
+    done) | cksum | cut -d' ' -f1
 }
 
 # Numba checks a cached kernel against its own file only, not against the files of the

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import kernel
-from .bitset import ctz, local_words, popcount
+from .bitset import ctz, local_words
 
 
 @kernel

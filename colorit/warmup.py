@@ -18,11 +18,11 @@ import argparse
 import time
 from collections.abc import Sequence
 
+from .bitset import WIDTH_TIERS, padded_width
 from .board import Board
 from .generate import random_board
 from .graph import RegionGraph
 from .solvers import Control, Limits, astar, beam, dfs, solve, solver_names
-from .bitset import WIDTH_TIERS, padded_width
 from .solvers.linear import linear_moves
 from .solvers.lookahead import lookahead_moves
 

@@ -2,7 +2,7 @@
 count, the summary and its JSON, known lengths and the exit status, no output over any
 input (the ``.opt`` file of ``--expect`` included), ``-`` for the set and the answers,
 files mixing board sizes, progress off a terminal, the per-board limit on a hard set,
-and a clean stop on Ctrl-C. The engine (``colorit.bench``) is tested in test_bench.py."""
+and a clean stop on Ctrl-C. The engine (``colorit.batch``) is tested in test_batch*.py."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ from cli_support import (
 )
 
 from colorit import Board, solve
-from colorit.bench import SUMMARY_KEYS
+from colorit.batch.report import SUMMARY_KEYS
 from colorit.cli import main as cli_main
 from colorit.datasets import ALPHABET, decode_moves, read_boards
 

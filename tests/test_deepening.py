@@ -3,12 +3,12 @@ deepening from A*'s open nodes, with A*'s table as a read-only record of what it
 
 from __future__ import annotations
 
+import naive
 import numpy as np
 import pytest
+from boardgen import STABLE, boards, rows_of
 from hypothesis import given, settings
 
-import naive
-from boardgen import STABLE, boards, rows_of
 from colorit import Board, Control, Limits, RegionGraph
 from colorit.generate import random_board
 from colorit.solvers import astar, deepening

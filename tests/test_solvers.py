@@ -10,14 +10,24 @@ import threading
 import time
 from pathlib import Path
 
+import naive
 import numpy as np
 import pytest
+from boardgen import STABLE, boards, rows_of
 from hypothesis import given, settings
 
-import naive
-from boardgen import STABLE, boards, rows_of
 import colorit
-from colorit import Board, ColoritError, Control, Limits, RegionGraph, Solution, get_solver, solve, solver_names
+from colorit import (
+    Board,
+    ColoritError,
+    Control,
+    Limits,
+    RegionGraph,
+    Solution,
+    get_solver,
+    solve,
+    solver_names,
+)
 from colorit.datasets import read_boards, read_lengths
 from colorit.generate import random_board
 

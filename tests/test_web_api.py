@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 fastapi = pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 
+import colorit
 from colorit import Board, SolutionError, palette, solver_names
 from colorit.generate import random_board
 from colorit.web import ServerConfig, create_app
@@ -68,7 +69,7 @@ def test_health(client: TestClient) -> None:
     r = client.get("/api/health")
     assert r.status_code == 200
     body = r.json()
-    assert body["ok"] is True and body["version"] == "0.1.0"
+    assert body["ok"] is True and body["version"] == colorit.__version__
     assert body["workers"] == 1 and body["ready"] == 1
     assert body["busy"] == 0 and body["queued"] == 0
 

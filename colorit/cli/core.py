@@ -150,11 +150,13 @@ def count_arg(minimum: int, what: str = "value") -> Callable[[str], int]:
     return arg_type(parse)
 
 
-def add_time_limit(p: argparse.ArgumentParser, what: str) -> None:
+def add_time_limit(p: argparse.ArgumentParser, what: str, default: float | None = DEFAULT_TIME_LIMIT) -> None:
+    """``--time-limit S``; ``default=None`` leaves it None when not given (the command
+    then knows whether it was)."""
     p.add_argument(
         "--time-limit",
         type=seconds_arg,
-        default=DEFAULT_TIME_LIMIT,
+        default=default,
         metavar="S",
         help=f"{what} ({DEFAULT_TIME_LIMIT_WHY})",
     )

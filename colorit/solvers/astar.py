@@ -43,8 +43,7 @@ from .._jit import kernel
 from ..bitset import WIDTH_TIERS, ctz, hash_words, local_words, padded_width, popcount  # noqa: F401 (re-exported)
 from ..bound import bound_bits
 from ..graph import PaddedGraph, RegionGraph, padded
-from . import deepening
-from . import dfs
+from . import deepening, dfs
 from .base import Control, Outcome, SliceBudget, register
 from .incumbent import first_answer
 from .status import EXHAUSTED, IMPROVED, NEED_NODES, NEED_TABLE, SLICE_DONE

@@ -1,4 +1,4 @@
-"""``colorit.bench``, the engine under ``colorit bench``: runners that give answers in input
+"""``colorit.batch``, the engine under ``colorit bench``: runners that give answers in input
 order (in this process or a pool of processes), stop requests that end the running
 search and skip the rest, each board's time limit kept, the summary, and the comparison
 with known lengths. The command itself is tested in test_cli_bench.py."""
@@ -13,10 +13,13 @@ from pathlib import Path
 import pytest
 from cli_support import registered, write_lengths
 
-from colorit import Board, ColoritError, Control, Limits, RegionGraph, bench, solve
-from colorit.bench import BoardResult, FileReport, StopFlag
+from colorit import Board, ColoritError, Control, Limits, RegionGraph, solve
+from colorit.batch import local, report, solving
+from colorit.batch.report import FileReport
+from colorit.batch.solving import BoardResult, StopFlag
 from colorit.generate import random_board
 from colorit.solvers import Outcome, get_solver
+from colorit.warmup import astar_widths
 
 BOARDS = [random_board(7, 7, 5, seed=k) for k in range(12)]
 
@@ -32,7 +35,7 @@ def result(
 
 def test_in_process_answers_in_input_order() -> None:
     seen: list[int] = []
-    results = bench.solve_boards(BOARDS, "greedy", Limits(time=5), on_results=lambda first, chunk: seen.append(first))
+    results = solving.solve_boards(BOARDS, "greedy", Limits(time=5), on_results=lambda first, chunk: seen.append(first))
     assert seen == list(range(len(BOARDS)))
     for board, r in zip(BOARDS, results):
         assert r is not None and not r.error
@@ -41,27 +44,27 @@ def test_in_process_answers_in_input_order() -> None:
 
 
 def test_a_pool_of_processes_gives_the_same_answers() -> None:
-    alone = bench.solve_boards(BOARDS, "greedy", Limits(time=5))
+    alone = solving.solve_boards(BOARDS, "greedy", Limits(time=5))
     chunks: list[tuple[int, int]] = []
-    pooled = bench.solve_boards(
-        BOARDS, "greedy", Limits(time=5), bench.ProcessPool(2), on_results=lambda f, c: chunks.append((f, len(c)))
+    pooled = solving.solve_boards(
+        BOARDS, "greedy", Limits(time=5), local.ProcessPool(2), on_results=lambda f, c: chunks.append((f, len(c)))
     )
     assert [r.moves for r in pooled if r] == [r.moves for r in alone if r]
     assert sorted(chunks) == [(k, 1) for k in range(12)]  # chunk_size(12, 2) is 1: hard boards spread out
 
 
 def test_only_the_boards_asked_for() -> None:
-    results = bench.solve_boards(BOARDS, "linear", Limits(time=5), todo=[7, 2, 3])
+    results = solving.solve_boards(BOARDS, "linear", Limits(time=5), todo=[7, 2, 3])
     assert [k for k, r in enumerate(results) if r is not None] == [2, 3, 7]
-    pooled = bench.solve_boards(BOARDS, "linear", Limits(time=5), bench.ProcessPool(2), todo=[7, 2, 3])
+    pooled = solving.solve_boards(BOARDS, "linear", Limits(time=5), local.ProcessPool(2), todo=[7, 2, 3])
     assert [r.moves if r else None for r in pooled] == [r.moves if r else None for r in results]
 
 
-@pytest.mark.parametrize("runner", [bench.InProcess, lambda: bench.ProcessPool(2)], ids=["in-process", "pool"])
+@pytest.mark.parametrize("runner", [local.InProcess, lambda: local.ProcessPool(2)], ids=["in-process", "pool"])
 def test_a_stop_before_the_start_solves_nothing(runner) -> None:  # type: ignore[no-untyped-def]
     stop = StopFlag()
     stop.set()
-    assert bench.solve_boards(BOARDS, "greedy", Limits(time=5), runner(), stop=stop) == [None] * len(BOARDS)
+    assert solving.solve_boards(BOARDS, "greedy", Limits(time=5), runner(), stop=stop) == [None] * len(BOARDS)
 
 
 def test_a_stop_ends_the_running_search_and_skips_the_rest() -> None:
@@ -80,7 +83,7 @@ def test_a_stop_ends_the_running_search_and_skips_the_rest() -> None:
     with registered("sleepy-bench", sleepy):
         stopper.start()
         t0 = time.monotonic()
-        results = bench.solve_boards(BOARDS[:4], "sleepy-bench", Limits(time=30), stop=stop)
+        results = solving.solve_boards(BOARDS[:4], "sleepy-bench", Limits(time=30), stop=stop)
     assert time.monotonic() - t0 < 1.5
     first = results[0]
     assert first is not None and first.stopped == "signal" and not first.error
@@ -112,7 +115,7 @@ def test_each_board_keeps_its_time_limit() -> None:
 
     try:
         with registered("stubborn-bench", stubborn):
-            results = bench.solve_boards(BOARDS[:3], "stubborn-bench", Limits(time=0.15))
+            results = solving.solve_boards(BOARDS[:3], "stubborn-bench", Limits(time=0.15))
     finally:
         release.set()
     for board, r in zip(BOARDS, results):
@@ -128,7 +131,7 @@ def test_a_failing_board_is_a_result_not_the_end_of_the_run() -> None:
         return get_solver("greedy").fn(graph, control)
 
     with registered("broken-bench", broken):
-        results = bench.solve_boards(BOARDS[:6], "broken-bench", Limits(time=5))
+        results = solving.solve_boards(BOARDS[:6], "broken-bench", Limits(time=5))
     assert all(r is not None for r in results)
     errors = [r.error for r in results if r and r.error]
     assert errors and all(e == "RuntimeError: odd" for e in errors)
@@ -136,21 +139,21 @@ def test_a_failing_board_is_a_result_not_the_end_of_the_run() -> None:
 
 
 def test_chunks_and_runs() -> None:
-    assert bench.chunk_size(12, 2) == 1
-    assert bench.chunk_size(1000, 2) == 8
-    assert bench.chunk_size(100, 1) == 6
-    assert bench.runs_of([]) == []
-    assert bench.runs_of([0, 1, 2, 5, 6, 9]) == [(0, 3), (5, 7), (9, 10)]
+    assert solving.chunk_size(12, 2) == 1
+    assert solving.chunk_size(1000, 2) == 8
+    assert solving.chunk_size(100, 1) == 6
+    assert solving.runs_of([]) == []
+    assert solving.runs_of([0, 1, 2, 5, 6, 9]) == [(0, 3), (5, 7), (9, 10)]
 
 
 def test_astar_widths() -> None:
-    assert bench.astar_widths([Board.from_rows([[1, 1], [1, 1]])]) == frozenset()
-    widths = bench.astar_widths(BOARDS + [random_board(20, 20, 6, seed=1)])
+    assert astar_widths([Board.from_rows([[1, 1], [1, 1]])]) == frozenset()
+    widths = astar_widths(BOARDS + [random_board(20, 20, 6, seed=1)])
     assert len(widths) >= 2 and all(w > 0 for w in widths)
 
 
 def test_worker_died_is_a_failed_run() -> None:
-    assert issubclass(bench.WorkerDied, ColoritError) and bench.WorkerDied.exit_code == 1
+    assert issubclass(local.WorkerDied, ColoritError) and local.WorkerDied.exit_code == 1
 
 
 # --------------------------------------------------------------------------- summary and known lengths
@@ -164,8 +167,8 @@ def test_summarize_counts_only_the_boards_with_an_answer() -> None:
         result(0, error="boom"),
         result(8, elapsed=0.1),
     ]
-    summary = bench.summarize(results, wall=1.5)
-    assert list(summary) == list(bench.SUMMARY_KEYS)
+    summary = report.summarize(results, wall=1.5)
+    assert list(summary) == list(report.SUMMARY_KEYS)
     assert {k: summary[k] for k in ("boards", "total_moves", "proven", "proven_moves", "wall_s")} == {
         "boards": 3,
         "total_moves": 30,
@@ -175,14 +178,14 @@ def test_summarize_counts_only_the_boards_with_an_answer() -> None:
     }
     assert (summary["median_ms"], summary["max_ms"]) == (200.0, 400.0)
     assert summary["peak_rss_mb"] > 10
-    empty = bench.summarize([None], wall=0.0)
+    empty = report.summarize([None], wall=0.0)
     assert (empty["boards"], empty["median_ms"], empty["max_ms"]) == (0, 0.0, 0.0)
 
 
 @pytest.mark.parametrize("proven", [True, False], ids=["opt", "best"])
 def test_compare_known(proven: bool) -> None:
     rep = FileReport("set.txt", "lines", 0, 5, known=[10, 10, 10, 10, 10], known_proven=proven)
-    bench.compare_known(rep, [result(10), result(12, stopped="time"), result(9), result(0, error="E: x"), None])
+    report.compare_known(rep, [result(10), result(12, stopped="time"), result(9), result(0, error="E: x"), None])
     assert rep.longer == [(2, 12, 10)]
     assert (rep.bugs, rep.records) == (([(3, 9, 10)], []) if proven else ([], [(3, 9, 10)]))
     assert rep.errors == [(4, "E: x")]
@@ -193,30 +196,30 @@ def test_load_expect(tmp_path: Path) -> None:
     a, b = tmp_path / "a.txt", tmp_path / "b.txt"
     a.write_text("")
     b.write_text("")
-    assert bench.load_expect(None, [str(a), str(b)]) == [None, None]
+    assert report.load_expect(None, [str(a), str(b)]) == [None, None]
     write_lengths(tmp_path / "a.opt", [3, 4])
     write_lengths(tmp_path / "b.best", [5])
-    assert bench.load_expect(["auto"], [str(a), str(b)]) == [
+    assert report.load_expect(["auto"], [str(a), str(b)]) == [
         (str(tmp_path / "a.opt"), [3, 4]),
         (str(tmp_path / "b.best"), [5]),
     ]
     with pytest.raises(ColoritError, match="--expect given 2 times for 1 files"):
-        bench.load_expect(["x", "y"], [str(a)])
+        report.load_expect(["x", "y"], [str(a)])
     (tmp_path / "a.opt").unlink()
     with pytest.raises(ColoritError, match=r"a.txt: no .opt or .best file beside it"):
-        bench.load_expect(["auto"], [str(a)])
+        report.load_expect(["auto"], [str(a)])
 
 
 def test_print_report() -> None:
     rep = FileReport("/x/set.txt", "lines", 0, 25, known=[5] * 25)
     results = [result(6) for _ in range(23)] + [result(5, proven=True), None]
-    bench.compare_known(rep, results)
+    report.compare_known(rep, results)
     out = io.StringIO()
-    bench.print_report(bench.summarize(results, 1.0), [rep], results, out)
+    report.print_report(report.summarize(results, 1.0), [rep], results, out)
     text = out.getvalue()
     assert "longer than known: 23 boards" in text
     assert "  board 1: ours 6, known 5 (+1)" in text
-    assert f"  ... and {23 - bench.MAX_REPORTED} more" in text
+    assert f"  ... and {23 - report.MAX_REPORTED} more" in text
     row = next(line for line in text.splitlines() if line.startswith("set.txt"))
     assert row.split() == ["set.txt", "24/25", str(23 * 6 + 5), "1", str(24 * 5), "+23", "-"]
     assert any(line.split() == ["total_moves", str(23 * 6 + 5)] for line in text.splitlines())

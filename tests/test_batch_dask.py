@@ -23,9 +23,7 @@ import pytest
 
 pytest.importorskip("distributed")
 
-from colorit.bench import BoardResult, StopFlag, solve_boards
-from colorit.cli import main as cli_main
-from colorit.cluster import (
+from colorit.batch.dask_client import (
     INSTALL_HINT,
     MAX_CHUNK,
     ChunkPlanner,
@@ -33,9 +31,11 @@ from colorit.cluster import (
     SchedulerUnreachable,
     parse_scheduler,
 )
+from colorit.batch.journal import JournalWriter, journal_path
+from colorit.batch.solving import BoardResult, StopFlag, solve_boards
+from colorit.cli import main as cli_main
 from colorit.datasets import ALPHABET, decode_moves, read_boards
 from colorit.errors import ColoritError
-from colorit.journal import JournalWriter, journal_path
 from colorit.solvers import Limits
 
 REPO = Path(__file__).resolve().parents[1]
@@ -197,7 +197,7 @@ def test_resume_on_the_cluster_solves_only_what_the_journal_lacks(
 def test_workers_get_glibc_allocator_defaults_back(cluster: tuple[str, object], address: str) -> None:
     """Dask's nanny sets MALLOC_TRIM_THRESHOLD_ in its workers, which slows searches;
     each worker raises the mmap threshold back (here, where it is not set: nothing)."""
-    from colorit import cluster as module
+    from colorit.batch import dask_worker as module
 
     _, client = cluster
     envs = client.run(lambda: "MALLOC_TRIM_THRESHOLD_" in os.environ)  # type: ignore[attr-defined]

@@ -47,9 +47,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Self
 
-from .bench import BoardResult
-from .board import Board
-from .errors import ColoritError, SolutionError
+from ..board import Board
+from ..errors import ColoritError, SolutionError
+from .solving import BoardResult
 
 MAGIC = "colorit-bench-journal"
 VERSION = 1
@@ -244,7 +244,7 @@ class JournalWriter:
         the ``kept`` answers (what a resume read back, ``Resumed``), written whole
         before anything is appended, so that a torn, damaged or wrong line of the old
         journal is gone for good and a good one is never lost."""
-        from .csvio import write_atomic
+        from ..csvio import write_atomic
 
         self.path = Path(path)
         self.boards = boards

@@ -1,4 +1,4 @@
-"""The bench journal (``colorit.journal``) and ``colorit bench --resume``: lines that
+"""The bench journal (``colorit.batch.journal``) and ``colorit bench --resume``: lines that
 round-trip and catch damage; a resume keeps only answers that solve their own boards;
 a bench killed with SIGKILL and resumed writes the same answers file as an
 uninterrupted run and solves only the boards it lacked (in this process and with
@@ -20,10 +20,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from colorit.bench import BoardResult, solve_boards
-from colorit.cli import main as cli_main
-from colorit.datasets import ALPHABET, read_boards
-from colorit.journal import (
+from colorit.batch.journal import (
     JournalError,
     JournalWriter,
     board_digest,
@@ -33,6 +30,9 @@ from colorit.journal import (
     read_journal,
     worth_keeping,
 )
+from colorit.batch.solving import BoardResult, solve_boards
+from colorit.cli import main as cli_main
+from colorit.datasets import ALPHABET, read_boards
 from colorit.solvers import Limits
 
 REPO = Path(__file__).resolve().parents[1]
@@ -176,7 +176,7 @@ def test_the_writer_appends_whole_lines_and_removes_the_journal_when_done(tmp_pa
 
 
 def test_fsyncs_come_in_batches_and_none_waits_long(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from colorit import journal
+    from colorit.batch import journal
 
     boards, results = greedy_results(make_set(tmp_path, n=3))
     monkeypatch.setattr(journal, "SYNC_EVERY_S", 1.0)
@@ -296,17 +296,17 @@ SLOW_SITE = textwrap.dedent(
     # test only: every board takes COLORIT_TEST_DELAY s more, and each solve is counted
     import os, time
     if os.environ.get("COLORIT_TEST_DELAY"):
-        import colorit.bench as bench
+        import colorit.batch.local as local
 
-        real = bench.solve_one
+        real = local.solve_one
 
-        def slow_solve_one(board, algo, limits, control=None):
+        def slow_solve_one(board, algo, limits, control=None, seed=None):
             time.sleep(float(os.environ["COLORIT_TEST_DELAY"]))
             with open(os.environ["COLORIT_TEST_COUNT"], "a") as f:
                 f.write("solved\\n")
-            return real(board, algo, limits, control)
+            return real(board, algo, limits, control, seed)
 
-        bench.solve_one = slow_solve_one
+        local.solve_one = slow_solve_one
     """
 )
 

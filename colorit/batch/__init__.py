@@ -1,0 +1,17 @@
+"""Batches of boards: ``colorit bench`` and what it is made of, one module per idea.
+
+- ``solving``: one board's result (``BoardResult``), ``solve_one``, the ``Runner``
+  protocol, ``solve_boards`` (answers in input order whatever runs them) and the stop flag;
+- ``local``: the runners of this machine, ``InProcess`` and ``ProcessPool``;
+- ``dask_client`` and ``dask_worker``: the runner on a Dask cluster, the client side
+  (``DaskRunner``, chunk sizes, connection and failures) and what runs on the workers;
+- ``journal``: every answer on disk as it comes (``--solutions OUT`` keeps
+  ``OUT.journal``), read back by ``--resume``;
+- ``results``: a campaign's per-board record (``--results FILE.jsonl``): passes with growing
+  limits keep each board's best answer and bound;
+- ``planner``: a whole-run budget (``--budget``) spent in passes where it pays;
+- ``report``: known lengths, the summary, the per-board records and the printed report;
+- ``session``: one ``colorit bench`` run from parsed arguments to written outputs.
+
+Nothing here imports Dask unless a cluster is asked for.
+"""
