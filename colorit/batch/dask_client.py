@@ -291,6 +291,36 @@ def _connect(spec: str, timeout: float) -> Any:
         raise SchedulerUnreachable(f"cannot reach the Dask scheduler at {spec} ({why}); is 'dask scheduler' running there?") from None
 
 
+def chunk_answers(fut: Any, count: int, stop: StopFlag, address: str) -> list[BoardResult | None] | None:
+    """A finished chunk's answers; a chunk that failed for good gives failed boards (None:
+    cancelled by a stop)."""
+    from .solving import BoardResult
+
+    status = fut.status
+    if status == "finished":
+        try:
+            _, chunk = fut.result()
+            return list(chunk)
+        except Exception as e:  # noqa: BLE001 (its data went with a worker, say)
+            exc: BaseException = e
+    elif status == "cancelled":
+        if stop.requested:
+            return None
+        raise ClusterLost(f"lost the Dask scheduler at {address} (its connection closed)")
+    else:
+        exc = fut.exception()
+    if type(exc).__name__ == "KilledWorker":
+        why = "workers kept dying on this chunk (out of memory? try a smaller --max-memory)"
+    else:
+        why = " ".join(f"{type(exc).__name__}: {exc}".split())
+    return [BoardResult((), False, 0, 0.0, 0, "", why) for _ in range(count)]
+
+
+def _failed(chunk: list[BoardResult | None]) -> bool:
+    """Whether every board of a chunk came back failed (the chunk itself failed)."""
+    return bool(chunk) and all(r is not None and r.error and not r.moves for r in chunk)
+
+
 class ChunkFeeder:
     """One run on a cluster: chunks submitted as earlier ones finish (at most
     ``IN_FLIGHT_PER_THREAD`` per thread), their answers handed on, failures turned into
@@ -356,11 +386,13 @@ class ChunkFeeder:
             if entry is None:
                 continue
             _, first, count = entry
-            chunk = self.collect(fut, count, stop)
-            if chunk is not None:
-                self.planner.observe(chunk)
-                self.chunks_done += 1
-                on_results(first, chunk)
+            chunk = chunk_answers(fut, count, stop, self.conn.address)
+            if chunk is None:
+                continue
+            self.chunks_failed += fut.status != "finished" or _failed(chunk)
+            self.chunks_done += 1
+            self.planner.observe(chunk)
+            on_results(first, chunk)
 
     def send_stop(self) -> None:
         """Stop the run's searches on every worker; the queued chunks then come back at
@@ -372,30 +404,6 @@ class ChunkFeeder:
         if self.pending:
             with contextlib.suppress(Exception):  # a lost scheduler: nothing to cancel
                 self.conn.client.cancel([f for f, _, _ in self.pending.values()], force=True)
-
-    def collect(self, fut: Any, count: int, stop: StopFlag) -> list[BoardResult | None] | None:
-        """A finished chunk's answers; a chunk that failed for good gives failed boards."""
-        from .solving import BoardResult
-
-        status = fut.status
-        if status == "finished":
-            try:
-                _, chunk = fut.result()
-                return list(chunk)
-            except Exception as e:  # noqa: BLE001 (its data went with a worker, say)
-                exc: BaseException = e
-        elif status == "cancelled":
-            if stop.requested:
-                return None
-            raise ClusterLost(f"lost the Dask scheduler at {self.conn.address} (its connection closed)")
-        else:
-            exc = fut.exception()
-        self.chunks_failed += 1
-        if type(exc).__name__ == "KilledWorker":
-            why = "workers kept dying on this chunk (out of memory? try a smaller --max-memory)"
-        else:
-            why = " ".join(f"{type(exc).__name__}: {exc}".split())
-        return [BoardResult((), False, 0, 0.0, 0, "", why) for _ in range(count)]
 
     def check_alive(self, no_workers_since: float | None, now: float) -> float | None:
         """Raise ``ClusterLost`` when the scheduler is gone or no worker has been seen for

@@ -100,12 +100,12 @@ def ranges(indices: Sequence[int], most: int = 8) -> str:
     return text + (", ..." if len(spans) > most else "")
 
 
-class BenchRun:
-    """One run (see the module's docstring); ``check``, ``load`` and ``run`` in turn."""
+class BenchInputs:
+    """What a run starts from: the options checked, the sets read, and what a resumed run
+    kept (the journal's answers, or the campaign's records)."""
 
-    def __init__(self, opts: BenchOptions, started: float) -> None:
+    def __init__(self, opts: BenchOptions) -> None:
         self.o = opts
-        self.started = started
         self.boards: list[Board] = []
         self.reports: list[FileReport] = []
         self.kept: dict[int, BoardResult] = {}
@@ -117,9 +117,6 @@ class BenchRun:
             else None
         )
         self.run_key = {"algo": opts.algo, "time_limit": opts.time_limit}
-        self.notes: list[str] = []
-        self.workers = 1
-        self.passes: list[dict[str, Any]] = []
 
     # -- before any work
 
@@ -198,6 +195,44 @@ class BenchRun:
         t = self.campaign.totals()
         return (f"{PROG} bench: imported {n} answers from {path} into {self.o.results}: {t['proven']} of {t['boards']} proven, "
                 f"{t['total_moves']} moves, certified lower bound {t['certified_lower_bound']} ({t['interval_pct']:g}%)")
+
+
+class BenchRun:
+    """One run from its inputs (see the module's docstring): the runner, the passes, the
+    outputs. ``check`` and ``load`` read the inputs, ``run`` does the rest."""
+
+    def __init__(self, opts: BenchOptions, started: float) -> None:
+        self.o = opts
+        self.started = started
+        self.inputs = BenchInputs(opts)
+        self.notes: list[str] = []
+        self.workers = 1
+        self.passes: list[dict[str, Any]] = []
+
+    def check(self) -> None:
+        self.inputs.check()
+
+    def load(self) -> None:
+        self.inputs.load()
+
+    def import_journal(self) -> str:
+        return self.inputs.import_journal()
+
+    @property
+    def boards(self) -> list[Board]:
+        return self.inputs.boards
+
+    @property
+    def campaign(self) -> Campaign | None:
+        return self.inputs.campaign
+
+    @property
+    def journal(self) -> str | None:
+        return self.inputs.journal
+
+    @property
+    def kept(self) -> dict[int, BoardResult]:
+        return self.inputs.kept
 
     # -- solving
 
@@ -302,7 +337,7 @@ class BenchRun:
     def _journal_writer(self, stack: contextlib.ExitStack) -> JournalWriter | None:
         if self.journal is None:
             return None
-        writer = JournalWriter(self.journal, self.boards, self.run_key, self.kept, self.foreign)
+        writer = JournalWriter(self.journal, self.boards, self.inputs.run_key, self.kept, self.inputs.foreign)
         stack.callback(writer.close)
         self._journaled = set(self.kept)
         return writer
@@ -375,9 +410,9 @@ class BenchRun:
         summary = summarize(results, time.monotonic() - self.started)
         if runner is not None and hasattr(runner, "peak_rss_mb"):  # the largest process, the workers' included
             summary["peak_rss_mb"] = max(summary["peak_rss_mb"], runner.peak_rss_mb())
-        for rep in self.reports:
+        for rep in self.inputs.reports:
             compare_known(rep, results[rep.first : rep.first + rep.count])
-        return BenchOutcome(summary, self.reports, results, interrupted, self.notes)
+        return BenchOutcome(summary, self.inputs.reports, results, interrupted, self.notes)
 
     def _write_outputs(self, out: BenchOutcome, guard: Any, writer: JournalWriter | None,
                        solved: list[BoardResult | None], solve_s: float) -> None:
@@ -404,11 +439,11 @@ class BenchRun:
 
     def _close_journal(self, writer: JournalWriter) -> None:
         n = len(self.boards)
-        if len(self._journaled) == n and not self.foreign:
+        if len(self._journaled) == n and not self.inputs.foreign:
             writer.remove()  # every answer is in the answers file now
         elif len(self._journaled) == n:
             writer.close()
-            self.notes.append(f"{self.journal}: kept: it also holds {len(self.foreign)} answers for boards not in this run")
+            self.notes.append(f"{self.journal}: kept: it also holds {len(self.inputs.foreign)} answers for boards not in this run")
         else:
             writer.close()
             missing = [i for i in range(n) if i not in self._journaled]
