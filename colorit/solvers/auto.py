@@ -4,38 +4,65 @@ a limit is reached.
 The first answer comes from ``lookahead`` (``greedy`` on graphs too big for bitset
 adjacency); it also bounds what A* stores, which is why it is worked out before A*
 starts rather than on demand. A* then either proves it optimal or finds better. A*
-improves its answer only when it reaches the optimum, so when it is still running after
-a tenth of the time limit (half a second at most), beam passes of growing width
-(``beam``, ranked by greedy playouts) improve the answer, and A* goes on with the better
-bound (an answer that meets A*'s lower bound ends the search: it is proven). With a
-short limit the beam gets most of the time left, since its answer is usually the one
-written; with a long one a few seconds. If A* stops on
-its memory cap with time left, or the graph is wider than A*'s compiled widths (over 512
-regions, where A* would not finish), beam passes improve the answer for half the time
-left and the depth-first search (bounded memory) carries on from it. Either way the
-answer is the best found, with the best lower bound known.
+improves its answer only when it reaches the optimum, so while it runs, beam passes of
+growing width (``beam``, ranked by greedy playouts) take turns to improve the answer,
+and A* goes on with the better bound (an answer that meets A*'s lower bound ends the
+search: it is proven). With a short limit the beam gets most of the time left, since
+its answer is usually the one written; otherwise a quarter of the time spent, at half a
+second, 2 s, 8 s and so on (see ``_helpers``). At its memory cap A* goes on within it
+(``deepening``). On graphs wider than A*'s compiled widths (over 512 regions, where A*
+would not finish), beam passes improve the answer for half the time left and the
+depth-first search (bounded memory) carries on from it. Either way the answer is the
+best found, with the best lower bound known.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from ..graph import RegionGraph
 from . import astar, beam, dfs
 from .base import Control, Outcome, register
 from .incumbent import first_answer
 
-#: When beam passes help A*: after this share of the time limit (at most
-#: ``IMPROVE_AFTER_MOST_S``), for this share of the time left, at most
-#: ``IMPROVE_MOST_S`` plus ``IMPROVE_MOST_SHARE`` of the limit. With a short limit
-#: (milliseconds a board) most boards are not proven in time and the beam's answer is the
-#: one written, so it gets most of the time; with a long one A* keeps most of it, and the
-#: beam's answer mainly tightens what A* stores.
+#: When beam passes help A*. With a short limit (at most ``SHORT_LIMIT_S``: milliseconds
+#: a board) most boards are not proven in time and the beam's answer is the one written,
+#: so one turn after ``IMPROVE_AFTER`` of the limit gets ``IMPROVE_SHARE`` of the time left.
+#: With a longer one (or none) A* keeps most of the time: turns at ``HELP_FIRST_S`` and
+#: then ``HELP_GROWTH`` times later each, each for ``HELP_SHARE`` of the time spent so far,
+#: the beam widening from turn to turn; its answers tighten what A* stores and, when they
+#: meet A*'s bound, end the search. A board A* proves in half a second never pays for it.
+SHORT_LIMIT_S = 2.0
 IMPROVE_AFTER = 0.1
-IMPROVE_AFTER_MOST_S = 0.5
 IMPROVE_SHARE = 0.8
-IMPROVE_MOST_S = 2.0
-IMPROVE_MOST_SHARE = 0.05
+HELP_FIRST_S = 0.5
+HELP_GROWTH = 4.0
+HELP_SHARE = 0.25
+#: The last helper turn without a time limit.
+HELP_LAST_S = 4096.0
 #: Widest beam pass before the depth-first search when there is no time limit.
 FALLBACK_BEAM_WIDTH = 1024
+
+
+def _helpers(graph: RegionGraph, control: Control) -> list[astar.Helper]:
+    """The beam's turns while A* runs (see ``SHORT_LIMIT_S``)."""
+    widths: dict[str, int] = {}
+    limit = control.deadline - control.started
+
+    def turn(share: float, most_s: float) -> Callable[[list[int]], Outcome]:
+        def improve(current: list[int]) -> Outcome:
+            return beam.search(graph, control.sub(time_share=share, most_s=most_s), current, widths=widths)
+
+        return improve
+
+    if limit <= SHORT_LIMIT_S:
+        return [(control.started + IMPROVE_AFTER * limit, turn(IMPROVE_SHARE, float("inf")))]
+    helpers: list[astar.Helper] = []
+    at = HELP_FIRST_S
+    while at < min(limit, HELP_LAST_S):
+        helpers.append((control.started + at, turn(1.0, HELP_SHARE * at)))
+        at *= HELP_GROWTH
+    return helpers
 
 
 @register("auto", "an answer at once, then A* until proven optimal or out of time or memory", exact=True, aliases=("default",), rank=6)
@@ -45,18 +72,7 @@ def solve_auto(graph: RegionGraph, control: Control) -> Outcome:
     states = 0
     if graph.n_words <= max(astar.WIDTH_TIERS):
 
-        def improve(current: list[int]) -> Outcome:
-            # A* is taking long: let beam passes improve the answer for a third of the
-            # time left, then A* goes on with the better bound
-            limit = control.deadline - control.started
-            most = IMPROVE_MOST_S + IMPROVE_MOST_SHARE * limit
-            return beam.search(graph, control.sub(time_share=IMPROVE_SHARE, most_s=most), current)
-
-        helpers: list[astar.Helper] = []
-        if control.deadline != float("inf"):
-            limit = control.deadline - control.started
-            helpers.append((control.started + min(IMPROVE_AFTER * limit, IMPROVE_AFTER_MOST_S), improve))
-        out = astar.search(graph, control, best, helpers)
+        out = astar.search(graph, control, best, _helpers(graph, control))
         if out.proven_optimal or out.stopped != "memory":
             return out
         best, lower, states = out.codes, out.lower_bound, out.states

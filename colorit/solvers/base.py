@@ -141,7 +141,7 @@ class Control:
         after ``most_s`` seconds at most (or at this deadline), and follows this
         control's stop requests."""
         child = _SubControl(self)
-        if time_share is not None and self.deadline != float("inf"):
+        if time_share is not None and (self.deadline != float("inf") or most_s != float("inf")):
             span = min(max(0.0, self.remaining()) * time_share, most_s)
             child.deadline = min(self.deadline, time.monotonic() + span)
         return child

@@ -291,9 +291,12 @@ def _pass(graph: RegionGraph, control: Control, width: int, best: list[int], spa
     return best, kept
 
 
-def search(graph: RegionGraph, control: Control, incumbent: list[int], max_width: int = MAX_WIDTH) -> Outcome:
+def search(graph: RegionGraph, control: Control, incumbent: list[int], max_width: int = MAX_WIDTH,
+           widths: dict[str, int] | None = None) -> Outcome:
     """Beam passes of doubling width from ``incumbent``, while time is left, up to
-    ``max_width`` (and what the memory cap allows). A stop is noticed within a slice."""
+    ``max_width`` (and what the memory cap allows). A stop is noticed within a slice.
+    ``widths`` carries the width from one call to the next (``"next"``: where the next
+    call starts), for a caller that gives the beam several turns."""
     best = list(incumbent)
     bound = lower_bound(graph, limit=len(best))
     control.raise_bound(min(bound, len(best)))
@@ -301,6 +304,8 @@ def search(graph: RegionGraph, control: Control, incumbent: list[int], max_width
     most = min(max_width, control.limits.memory_bytes() // bytes_per_width(graph, len(best)))
     playouts = space.adj_bits.shape[0] == graph.n_regions
     width = min(FIRST_WIDTH if playouts else FIRST_WIDTH_LISTS, most)
+    if widths is not None:
+        width = min(widths.get("next", width), most)
     states = 0
     last = 0.0
     while len(best) > bound and 1 <= width <= most:
@@ -314,6 +319,8 @@ def search(graph: RegionGraph, control: Control, incumbent: list[int], max_width
         if playouts and control.deadline != float("inf") and last > 0:
             growth = max(2, min(MAX_GROWTH, int(FIT_SHARE * control.remaining() / last)))
         width = min(width * growth, most) if width < most else width * 2
+        if widths is not None:
+            widths["next"] = width
     return Outcome(best, len(best) <= bound, min(bound, len(best)), states, control.stop_reason)
 
 
