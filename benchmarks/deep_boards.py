@@ -52,7 +52,7 @@ def main() -> int:
             subprocess.run(cmd, cwd=REPO, check=False, stdout=subprocess.DEVNULL)
             wall = time.monotonic() - t0
             data = json.loads(summary.read_text())
-            tables = [b.get("table_bytes", 0) for b in data.get("boards_detail", data.get("results", []))]
+            tables = [b.get("table_bytes", 0) for b in data.get("board_results", [])]
             largest = f"{max(tables) / 2**20:.0f}" if tables else "-"
             shown = f"colorit bench s{first}.csv .. s{last}.csv --algo {args.algo} --time-limit 3600" + (
                 f" --max-memory {cap}" if cap != "none" else "")

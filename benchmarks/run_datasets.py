@@ -72,6 +72,8 @@ def run_one(boards: Path, lengths: Path, workers: int, args: argparse.Namespace,
         cmd += ["--time-limit", str(args.time_limit)]
     if args.limit is not None:
         cmd += ["--limit", str(args.limit)]
+    if args.max_memory:
+        cmd += ["--max-memory", args.max_memory]
     if args.quiet:
         cmd.append("--quiet")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p))
@@ -119,6 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--algo", default="auto", help="solver (default: auto)")
     p.add_argument("--time-limit", type=float, help="seconds per board (default: colorit bench's)")
     p.add_argument("--limit", type=int, help="only the first N boards of each set")
+    p.add_argument("--max-memory", help="memory cap for the search tables (e.g. 1G; default: colorit bench's)")
     p.add_argument("--include-best", action="store_true", help="also run sets with only a .best file (b24c6)")
     p.add_argument("--out", default=str(REPO / "bench-out"), help="folder for summaries, answers and logs (default: bench-out/)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
