@@ -80,31 +80,42 @@ def parse_seconds(text: str, what: str = "time limit") -> float:
     return check_seconds(value, what)
 
 
-def parse_size(text: str) -> int:
+def parse_pause(text: str, what: str, maximum: float) -> float:
+    """A pause from the command line: seconds from 0 (none) up to ``maximum``."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise ColoritError(f"{what} {text!r} is not a number of seconds") from None
+    if not (math.isfinite(value) and 0 <= value <= maximum):
+        raise ColoritError(f"{what} must be between 0 and {maximum:g} seconds, got {value:g}")
+    return value
+
+
+def parse_size(text: str, what: str = "memory size") -> int:
     """Bytes from ``512M``, ``2G``, ``1.5GiB`` or a plain number of bytes (K, M, G and
     T are powers of 1024)."""
     m = _SIZE.fullmatch(text)
     if not m:
-        raise ColoritError(f"memory size {text!r} is not a size such as 512M, 2G or a number of bytes")
+        raise ColoritError(f"{what} {text!r} is not a size such as 512M, 2G or a number of bytes")
     size = float(m.group(1)) * 1024 ** _UNITS.index(m.group(2).lower() or "_")
     if not size.is_integer():
-        raise ColoritError(f"memory size {text!r} is not a whole number of bytes")
+        raise ColoritError(f"{what} {text!r} is not a whole number of bytes")
     return int(size)
 
 
-def check_memory(value: object) -> int:
+def check_memory(value: object, what: str = "memory limit") -> int:
     """A memory cap in bytes (an int, or a size string such as ``"2G"``) that this
-    machine can give: between 1M and its RAM."""
+    machine can give: between 1M and its RAM (or its container's memory limit)."""
     if isinstance(value, str):
-        size, shown = parse_size(value), value.strip()
+        size, shown = parse_size(value, "memory size" if what == "memory limit" else what), value.strip()
     else:
-        size = whole_number(value, "memory limit")
+        size = whole_number(value, what)
         shown = str(size)
     if size < MIN_MEMORY:
-        raise ColoritError(f"memory limit {shown} is below 1M, too little to search in")
+        raise ColoritError(f"{what} {shown} is below 1M, too little to search in")
     total = machine_memory()
     if size > total:
-        raise ColoritError(f"memory limit {shown} is more than this machine's {format_size(total)} of RAM")
+        raise ColoritError(f"{what} {shown} is more than this machine's {format_size(total)} of RAM")
     return size
 
 

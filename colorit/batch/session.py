@@ -151,7 +151,12 @@ class BenchInputs:
         from ..datasets import lengths_are_proven, read_board_set
 
         for f, known in zip(self.o.files, self._expects):
-            bset = read_board_set(f, start=self.o.start, limit=self.o.limit)
+            try:
+                bset = read_board_set(f, start=self.o.start, limit=self.o.limit)
+            except ColoritError as e:
+                if self.o.start is not None and str(e).startswith("start cell"):
+                    raise BenchUsageError(f"{f}: --start{str(e)[len('start cell'):]}") from None
+                raise
             rep = FileReport(f, bset.format, len(self.boards), len(bset))
             if known is not None:
                 known_path, lengths = known
