@@ -22,7 +22,15 @@ _UNITS = "_kmgt"
 MIN_MEMORY = 1 << 20
 
 
-def machine_memory() -> int:
+#: Where the cgroup file system is; the variable lets a test (or an odd mount) point
+#: elsewhere.
+CGROUP_ROOT_ENV = "COLORIT_CGROUP_ROOT"
+CGROUP_ROOT = "/sys/fs/cgroup"
+#: cgroup v1 writes "no limit" as a huge number (the largest page-aligned int64).
+_V1_UNLIMITED = 1 << 60
+
+
+def physical_memory() -> int:
     """The machine's RAM in bytes (8 GiB where the system does not say)."""
     try:
         return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
@@ -30,8 +38,113 @@ def machine_memory() -> int:
         return 8 << 30
 
 
+def _read(path: str) -> str | None:
+    try:
+        with open(path, encoding="ascii") as f:
+            return f.read().strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _cgroup_dirs(controller: str) -> list[str]:
+    """The folders that may hold this process's cgroup files for ``controller`` (``""``
+    for cgroup v2's unified tree): the root as the container sees it, and this
+    process's own group under it (``/proc/self/cgroup``) where that is not the root.
+    With ``COLORIT_CGROUP_ROOT`` set, only that root."""
+    override = os.environ.get(CGROUP_ROOT_ENV)
+    root = override or CGROUP_ROOT
+    base = os.path.join(root, controller) if controller else root
+    dirs = [base]
+    if override:
+        return dirs
+    own = _read("/proc/self/cgroup") or ""
+    for line in own.splitlines():
+        parts = line.split(":", 2)
+        if len(parts) != 3:
+            continue
+        _, names, path = parts
+        if (not controller and names == "") or (controller and controller in names.split(",")):
+            if path not in ("", "/"):
+                dirs.insert(0, os.path.join(base, path.lstrip("/")))
+    return dirs
+
+
+def cgroup_memory_limit() -> int | None:
+    """The memory limit of this process's cgroup in bytes (v2 ``memory.max``, v1
+    ``memory/memory.limit_in_bytes``); ``None`` when there is none ("max", v1's huge
+    number) or no cgroup files."""
+    for folder in _cgroup_dirs(""):
+        text = _read(os.path.join(folder, "memory.max"))
+        if text is not None:
+            if text == "max":
+                return None
+            try:
+                return int(text)
+            except ValueError:
+                return None
+    for folder in _cgroup_dirs("memory"):
+        text = _read(os.path.join(folder, "memory.limit_in_bytes"))
+        if text is not None:
+            try:
+                value = int(text)
+            except ValueError:
+                return None
+            return value if 0 < value < _V1_UNLIMITED else None
+    return None
+
+
+def cgroup_cpu_limit() -> float | None:
+    """The CPU quota of this process's cgroup in cores (v2 ``cpu.max``: "quota period";
+    v1 ``cpu/cpu.cfs_quota_us`` over ``cpu.cfs_period_us``); ``None`` when there is none
+    ("max", -1) or no cgroup files."""
+    for folder in _cgroup_dirs(""):
+        text = _read(os.path.join(folder, "cpu.max"))
+        if text is not None:
+            parts = text.split()
+            if not parts or parts[0] == "max":
+                return None
+            try:
+                quota, period = int(parts[0]), int(parts[1]) if len(parts) > 1 else 100_000
+            except ValueError:
+                return None
+            return quota / period if quota > 0 and period > 0 else None
+    for controller in ("cpu", "cpu,cpuacct"):
+        for folder in _cgroup_dirs(controller):
+            quota_text = _read(os.path.join(folder, "cpu.cfs_quota_us"))
+            if quota_text is None:
+                continue
+            try:
+                quota, period = int(quota_text), int(_read(os.path.join(folder, "cpu.cfs_period_us")) or "100000")
+            except ValueError:
+                return None
+            return quota / period if quota > 0 and period > 0 else None
+    return None
+
+
+def machine_memory() -> int:
+    """The memory this process may use in bytes: the machine's RAM, or its cgroup's
+    (container's) memory limit when that is lower."""
+    ram = physical_memory()
+    limit = cgroup_memory_limit()
+    return min(ram, limit) if limit is not None and limit > 0 else ram
+
+
+def available_cpus() -> int:
+    """How many cores this process may keep busy: the cores it may run on, no more than
+    its cgroup's CPU quota (rounded up), at least 1."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    quota = cgroup_cpu_limit()
+    if quota is not None:
+        cores = min(cores, math.ceil(quota))
+    return max(1, cores)
+
+
 def default_memory_bytes() -> int:
-    """Half of the machine's RAM: the default cap for search tables."""
+    """Half of the memory this process may use (the machine's RAM, or its container's
+    limit): the default cap for search tables."""
     return machine_memory() // 2
 
 
@@ -115,6 +228,8 @@ def check_memory(value: object, what: str = "memory limit") -> int:
         raise ColoritError(f"{what} {shown} is below 1M, too little to search in")
     total = machine_memory()
     if size > total:
+        if total < physical_memory():
+            raise ColoritError(f"{what} {shown} is more than the {format_size(total)} this container may use")
         raise ColoritError(f"{what} {shown} is more than this machine's {format_size(total)} of RAM")
     return size
 

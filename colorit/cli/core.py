@@ -240,7 +240,7 @@ def add_memory(p: argparse.ArgumentParser, what: str = "cap for search tables") 
         type=memory_arg("--max-memory"),
         default=None,
         metavar="SIZE",
-        help=f"{what}, e.g. 512M, 2G, up to the machine's RAM (default: half the RAM)",
+        help=f"{what}, e.g. 512M, 2G, up to the machine's RAM or the container's memory limit (default: half of that)",
     )
 
 

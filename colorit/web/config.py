@@ -9,7 +9,6 @@ board cap, each solve's memory from the machine's RAM shared among the workers).
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass
 
 from ..errors import ColoritError
@@ -29,15 +28,16 @@ _BODY_SLACK = 64 * 1024
 
 
 def default_workers() -> int:
-    """One solver process per core this process may run on."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
+    """One solver process per core this process may run on, no more than its cgroup's
+    (container's) CPU quota."""
+    from ..limits import available_cpus
+
+    return available_cpus()
 
 
 def _half_the_memory() -> int:
-    """What the library gives one search by default: half the machine's RAM."""
+    """What the library gives one search by default: half the machine's RAM (or of its
+    container's memory limit)."""
     from ..solvers import Limits
 
     return Limits().memory_bytes()
