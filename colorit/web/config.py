@@ -25,6 +25,12 @@ MAX_COLOURS = 1024
 #: a board row in JSON costs at most this many bytes per cell ("-9223372036854775808," )
 _BYTES_PER_CELL = 21
 _BODY_SLACK = 64 * 1024
+#: A body over the limit is still read (and dropped) up to this many bytes in all, for
+#: at most this many seconds, before the 413 goes out: a client that sends the whole
+#: body before it reads an answer (urllib, many scripts) then reads the 413 instead of
+#: a reset connection. Beyond either bound the server answers and closes.
+DRAIN_MAX_BYTES = 64 << 20
+DRAIN_SECONDS = 30.0
 
 
 def default_workers() -> int:
