@@ -356,6 +356,10 @@ def test_ctrl_c_stops_cleanly_with_a_summary(tmp_path: Path, workers: int, signu
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env(), cwd=tmp_path)
     time.sleep(3.0)
     if proc.poll() is not None:
+        # ended before the signal: a crash is a failure, never a skip
+        out, err = proc.communicate()
+        assert proc.returncode == 0, f"bench ended with status {proc.returncode} before the interrupt: {err}"
+        assert json.loads(summary.read_text())["boards"] == 6, err
         pytest.skip("the solver finished six 40x40 boards before the interrupt")
     t0 = time.monotonic()
     proc.send_signal(signum)

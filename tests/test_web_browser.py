@@ -1,13 +1,12 @@
 """The page in a real headless Chromium against a real server (``python -m colorit.web``).
 
-Skipped when Debian's chromium or chromedriver is missing, except with CI=true, where they
-must run. Boards are read back from the canvas pixels at the cells' centres and compared
+Skipped when Debian's chromium or chromedriver is missing, except under CI (``CI`` set to
+anything), where they must run. Boards are read back from the canvas pixels at the cells' centres and compared
 with the Python engine and the palette module.
 """
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -22,6 +21,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from ci_env import on_ci
 from colorit import Board, solve
 from colorit.csvio import parse_board_lines
 from colorit.errors import BoardFormatError
@@ -44,8 +44,8 @@ except ImportError:  # pragma: no cover - selenium is in the test extras
     _missing.append("selenium")
 
 if _missing:
-    if os.environ.get("CI") == "true":
-        raise RuntimeError(f"browser tests need {', '.join(_missing)} (CI=true: they must run)")
+    if on_ci():
+        raise RuntimeError(f"browser tests need {', '.join(_missing)} (CI is set: they must run)")
     pytest.skip(f"no {', '.join(_missing)}", allow_module_level=True)
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -18,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from ci_env import on_ci
 from colorit import Board
 from colorit.csvio import read_board_csv
 from colorit.errors import BoardFormatError
@@ -27,7 +27,7 @@ SCRIPT = ROOT / "tests" / "js" / "game_cli.mjs"
 NODE = shutil.which("node")
 
 if NODE is None:
-    if os.environ.get("CI") == "true":
+    if on_ci():
         raise RuntimeError("node is needed for the page's tests and was not found")
     pytest.skip("node is not installed", allow_module_level=True)
 
