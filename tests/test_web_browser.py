@@ -26,6 +26,7 @@ from colorit import Board, solve
 from colorit.csvio import parse_board_lines
 from colorit.errors import BoardFormatError
 from colorit.generate import random_board
+from colorit import palette
 from colorit.palette import colours
 
 CHROMIUM = "/usr/bin/chromium"
@@ -362,7 +363,11 @@ def test_colour_blind_labels(page: Any) -> None:
             # every cell outside the flood carries a label in its swatch's ink
             assert (labelled[outside] > 0).all() and (plain[outside] == 0).all(), kind
             buttons = page.find_elements(By.CSS_SELECTOR, '[data-testid^="colour-"]')
-            assert [b.text for b in buttons] == [str(i + 1) for i in range(board.n_colours)]
+            # one numbering: the button's number, its key, and palette.name in its title
+            assert [b.text for b in buttons] == [str(palette.number(i)) for i in range(board.n_colours)]
+            assert [b.get_attribute("title") for b in buttons] == [
+                f"{palette.name(i, int(board.palette[i]))} (key {palette.number(i)})" for i in range(board.n_colours)
+            ]
             has_shapes = [bool(b.find_elements(By.TAG_NAME, "svg")) for b in buttons]
             assert all(has_shapes) == (kind == "symbols")
     finally:

@@ -357,3 +357,19 @@ def test_exact_json(values: list) -> None:
     cases = [{"text": json.dumps(v)} for v in values]
     for value, got in zip(values, run_node("json", cases)):
         assert json.loads(got["value"]) == as_text(value)
+
+
+@pytest.mark.parametrize("ident", [0, 1, 2, 3, -1, 2**63 - 1, -(2**63), 2**53 + 1])
+def test_the_page_names_colours_as_the_palette_module(ident: int) -> None:
+    from colorit import palette
+
+    cases = [{"number": palette.number(code), "id": str(ident), "key": "1", "numbers": [1, 2, 3]} for code in range(3)]
+    got = run_node("names", cases)
+    assert [g["name"] for g in got] == [palette.name(code, ident) for code in range(3)]
+
+
+def test_keys_play_the_colour_whose_number_they_show() -> None:
+    numbers = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
+    cases = [{"number": 1, "id": "1", "key": key, "numbers": numbers} for key in ["1", "5", "9", "0", "a", "10"]]
+    assert [g["key"] for g in run_node("names", cases)] == [0, 4, 8, -1, -1, -1]
+    assert run_node("names", [{"number": 1, "id": "1", "key": "4", "numbers": [1, 2, 3]}])[0]["key"] == -1

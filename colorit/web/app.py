@@ -128,6 +128,8 @@ class PaletteAnswer(BaseModel):
     colours: list[str]
     ink: list[str]
     symbols: list[str]
+    #: what a person reads for each code (its button, number label and key): code + 1
+    numbers: list[int]
 
 
 class Generated(BaseModel):
