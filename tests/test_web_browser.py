@@ -7,6 +7,7 @@ with the Python engine and the palette module.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -219,11 +220,11 @@ def test_play_three_undo_one(page: Any) -> None:
     by_id(page, "redo").click()
     wait_until(page, lambda: moves_shown(page) == 3)
     assert (cells_shown(page, 10, 8) == swatches(board, board.replay(moves))).all()
-    # keys play a colour: key k is code k - 1
+    # keys play a colour: the key of a colour's number (palette.number: code + 1)
     by_id(page, "undo").click()
     wait_until(page, lambda: moves_shown(page) == 2)
     code = int(np.searchsorted(board.palette, moves[2]))
-    page.find_element(By.TAG_NAME, "body").send_keys(str(code + 1))
+    page.find_element(By.TAG_NAME, "body").send_keys(str(palette.number(code)))
     wait_until(page, lambda: moves_shown(page) == 3)
     assert (cells_shown(page, 10, 8) == swatches(board, board.replay(moves))).all()
 
@@ -466,3 +467,27 @@ def test_no_console_errors_and_an_icon(page: Any, server: str) -> None:
     for url in (icon, server + "/favicon.ico"):
         with urllib.request.urlopen(url, timeout=10) as resp:
             assert resp.status == 200 and resp.read(), url
+
+
+# the 413 last: the browser logs a failed request, which the console test above refuses
+
+FETCH_BIG = """
+const [size, done] = arguments;
+const head = '{"board": [[1, 2], [2, 1]]}';
+const body = head + ' '.repeat(size - head.length);
+fetch('/api/solve', {method: 'POST', headers: {'Content-Type': 'application/json'}, body})
+  .then(async (r) => done({status: r.status, text: await r.text()}))
+  .catch((e) => done({failed: String(e)}));
+"""
+
+
+@pytest.mark.parametrize("times", [1, 20], ids=["just-over", "20x"])
+def test_fetch_reads_the_413_of_a_body_over_the_limit(page: Any, times: int) -> None:
+    from colorit.web import ServerConfig
+
+    cap = int(ServerConfig(workers=2, max_time=10.0).max_body_bytes or 0)  # as the server fixture runs
+    size = cap + 1 if times == 1 else times * cap
+    got = page.execute_async_script(FETCH_BIG, size)
+    assert "failed" not in got, got
+    assert got["status"] == 413, got
+    assert json.loads(got["text"]) == {"error": f"the request body is over this server's limit of {cap:,} bytes"}
