@@ -160,7 +160,8 @@ def test_ctrl_c_writes_what_the_cluster_answered_and_says_what_is_missing(tmp_pa
     t0 = time.monotonic()
     proc.send_signal(signal.SIGINT)
     out_text, err = proc.communicate(timeout=60)
-    assert time.monotonic() - t0 < 15
+    # the interrupt ended it, not the 60 s limit (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
+    assert time.monotonic() - t0 < 40
     assert proc.returncode == 130, err
     stopped = re.search(r"interrupted: (\d) of 8 boards solved; not solved: boards \d", err)
     assert stopped is not None, err
@@ -214,7 +215,7 @@ def test_a_scheduler_without_workers_is_an_error_not_a_hang() -> None:
         t0 = time.monotonic()
         with pytest.raises(SchedulerUnreachable, match="has no workers") as e:
             DaskRunner.start(empty.scheduler_address, workers_wait=1.0)
-        assert time.monotonic() - t0 < 10
+        assert time.monotonic() - t0 < 30  # an error, not a hang (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
         assert "dask worker" in str(e.value)
 
 
