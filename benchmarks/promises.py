@@ -12,9 +12,11 @@ times, measured here on a quiet machine and printed with their targets:
 - a stop request to a cooperative solver: answered within the guard's poll;
 - a region graph of a 300x300 board: built in under 2 s;
 - a ready web solver pool: a greedy answer to a 14x14 board in under 1 s;
-- the web server's health answer beside a burst of 20 solves: under 1 s.
+- the web server's health answer beside a burst of 20 solves: under 1 s;
+- the page in headless Chromium (when Debian's chromium and chromedriver are there): the
+  median redraw of a move on a 300x300 board within a frame, 16 ms.
 
-    python benchmarks/promises.py [--repeat 3]
+    python benchmarks/promises.py [--repeat 3] [--skip-web] [--skip-browser]
 
 Each line is ``promise: measured (target) ok|MISSED``; the exit status is 1 when a
 promise was missed.
@@ -184,10 +186,70 @@ def web_health(repeat: int) -> None:
                 pass
 
 
+def browser_redraw(repeat: int) -> None:
+    import re
+    import shutil
+    import subprocess
+
+    if not (Path("/usr/bin/chromium").exists() and Path("/usr/bin/chromedriver").exists()):
+        print("page redraw: skipped (no /usr/bin/chromium or /usr/bin/chromedriver)")
+        return
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+    from test_web_browser import by_id, new_game, wait_until
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "colorit.web", "--host", "127.0.0.1", "--port", "0", "--workers", "1"],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    profile = tempfile.mkdtemp(prefix="colorit-chromium-")
+    driver = None
+    try:
+        assert proc.stdout is not None
+        url = re.search(r"http://127\.0\.0\.1:\d+", proc.stdout.readline())
+        assert url, "the server printed no URL"
+        options = Options()
+        options.binary_location = "/usr/bin/chromium"
+        for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     f"--user-data-dir={profile}", "--window-size=1280,900"):
+            options.add_argument(flag)
+        driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+        medians = []
+        for _ in range(repeat):
+            driver.get(url.group(0) + "/")
+            wait_until(driver, lambda: by_id(driver, "board").get_attribute("data-draw-ms") is not None)
+            board = new_game(driver, 300, 300, 6, 3)
+            moves = [int(m) for m in solve(board, "greedy").moves[:60]]
+            times = driver.execute_script(REDRAW, moves)
+            medians.append(statistics.median(times))
+        report("page: median redraw of a move, 300x300 board", max(medians) / 1000, 0.016)
+    finally:
+        if driver is not None:
+            driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+        proc.terminate()
+        proc.wait(15)
+
+
+REDRAW = """
+const canvas = document.querySelector('[data-testid="board"]');
+const out = [];
+for (const m of arguments[0]) {
+  const t0 = performance.now();
+  document.querySelector(`[data-testid="colour-${m}"]`).click();
+  canvas.getContext('2d').getImageData(0, 0, 1, 1);  // wait for the pixels
+  out.push(performance.now() - t0);
+}
+return out;
+"""
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs of each measure; the worst is reported (default 3)")
     parser.add_argument("--skip-web", action="store_true", help="leave out the web measures (no web extra)")
+    parser.add_argument("--skip-browser", action="store_true", help="leave out the page's redraw in Chromium")
     args = parser.parse_args()
     guard_precision(args.repeat)
     cli_limits(args.repeat)
@@ -196,6 +258,8 @@ def main() -> int:
     if not args.skip_web:
         web_pool(args.repeat)
         web_health(args.repeat)
+        if not args.skip_browser:
+            browser_redraw(args.repeat)
     missed = [p for p, m, t in RESULTS if m > t]
     print(f"{len(RESULTS) - len(missed)} of {len(RESULTS)} promises kept")
     return 1 if missed else 0
