@@ -136,7 +136,7 @@ def test_a_stop_request_stops_the_searches_on_the_workers(tmp_path: Path, cluste
     results = solve_boards(boards, "dfs", Limits(time=60), runner, stop=stop)
     took = time.monotonic() - t0
     timer.cancel()
-    assert took < 15, took
+    assert took < 40, took  # the stop ended it, not the 60 s limit (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
     answered = [(board, r) for board, r in zip(boards, results) if r is not None]
     assert 1 <= len(answered) <= 2  # the two running searches, stopped with their answers
     for board, r in answered:
@@ -236,7 +236,7 @@ def test_an_unreachable_scheduler_fails_within_seconds_with_one_line(tmp_path: P
     )  # fmt: skip
     took = time.monotonic() - t0
     assert proc.returncode == 2
-    assert took < 12, took
+    assert took < 45, took  # an error, not a wait for the 60 s timeout (wide margin for a loaded CI machine)
     lines = proc.stderr.splitlines()
     assert len(lines) == 1, proc.stderr
     assert lines[0].startswith(f"colorit: error: cannot reach the Dask scheduler at {address}")
