@@ -48,77 +48,80 @@ def _read(path: str) -> str | None:
 
 def _cgroup_dirs(controller: str) -> list[str]:
     """The folders that may hold this process's cgroup files for ``controller`` (``""``
-    for cgroup v2's unified tree): the root as the container sees it, and this
-    process's own group under it (``/proc/self/cgroup``) where that is not the root.
-    With ``COLORIT_CGROUP_ROOT`` set, only that root."""
+    for cgroup v2's unified tree): this process's own group (``/proc/self/cgroup``) and
+    each group above it, up to the root as the container sees it; a limit anywhere on
+    that path holds. With ``COLORIT_CGROUP_ROOT`` set, only that root."""
     override = os.environ.get(CGROUP_ROOT_ENV)
     root = override or CGROUP_ROOT
     base = os.path.join(root, controller) if controller else root
-    dirs = [base]
     if override:
-        return dirs
-    own = _read("/proc/self/cgroup") or ""
-    for line in own.splitlines():
+        return [base]
+    own = ""
+    for line in (_read("/proc/self/cgroup") or "").splitlines():
         parts = line.split(":", 2)
-        if len(parts) != 3:
-            continue
-        _, names, path = parts
-        if (not controller and names == "") or (controller and controller in names.split(",")):
-            if path not in ("", "/"):
-                dirs.insert(0, os.path.join(base, path.lstrip("/")))
+        if len(parts) == 3 and ((not controller and parts[1] == "") or (controller and controller in parts[1].split(","))):
+            own = parts[2].strip("/")
+            break
+    dirs = []
+    steps = own.split("/") if own else []
+    for depth in range(len(steps), 0, -1):
+        folder = os.path.join(base, *steps[:depth])
+        if os.path.isdir(folder):
+            dirs.append(folder)
+    dirs.append(base)
     return dirs
+
+
+def _lowest(values: list[float]) -> float | None:
+    return min(values) if values else None
 
 
 def cgroup_memory_limit() -> int | None:
     """The memory limit of this process's cgroup in bytes (v2 ``memory.max``, v1
-    ``memory/memory.limit_in_bytes``); ``None`` when there is none ("max", v1's huge
-    number) or no cgroup files."""
+    ``memory/memory.limit_in_bytes``), the lowest on its path; ``None`` when there is
+    none ("max", v1's huge number) or no cgroup files."""
+    found: list[float] = []
     for folder in _cgroup_dirs(""):
         text = _read(os.path.join(folder, "memory.max"))
-        if text is not None:
-            if text == "max":
-                return None
-            try:
-                return int(text)
-            except ValueError:
-                return None
-    for folder in _cgroup_dirs("memory"):
-        text = _read(os.path.join(folder, "memory.limit_in_bytes"))
-        if text is not None:
-            try:
-                value = int(text)
-            except ValueError:
-                return None
-            return value if 0 < value < _V1_UNLIMITED else None
-    return None
+        if text is not None and text.isdigit() and int(text) > 0:
+            found.append(int(text))
+    if not found:
+        for folder in _cgroup_dirs("memory"):
+            text = _read(os.path.join(folder, "memory.limit_in_bytes"))
+            if text is not None and text.isdigit() and 0 < int(text) < _V1_UNLIMITED:
+                found.append(int(text))
+    low = _lowest(found)
+    return None if low is None else int(low)
+
+
+def _quota(quota_text: str | None, period_text: str | None) -> float | None:
+    try:
+        quota = int(quota_text or "")
+        period = int(period_text or "100000")
+    except ValueError:
+        return None
+    return quota / period if quota > 0 and period > 0 else None
 
 
 def cgroup_cpu_limit() -> float | None:
     """The CPU quota of this process's cgroup in cores (v2 ``cpu.max``: "quota period";
-    v1 ``cpu/cpu.cfs_quota_us`` over ``cpu.cfs_period_us``); ``None`` when there is none
-    ("max", -1) or no cgroup files."""
+    v1 ``cpu/cpu.cfs_quota_us`` over ``cpu.cfs_period_us``), the lowest on its path;
+    ``None`` when there is none ("max", -1) or no cgroup files."""
+    found: list[float] = []
     for folder in _cgroup_dirs(""):
         text = _read(os.path.join(folder, "cpu.max"))
-        if text is not None:
+        if text:
             parts = text.split()
-            if not parts or parts[0] == "max":
-                return None
-            try:
-                quota, period = int(parts[0]), int(parts[1]) if len(parts) > 1 else 100_000
-            except ValueError:
-                return None
-            return quota / period if quota > 0 and period > 0 else None
-    for controller in ("cpu", "cpu,cpuacct"):
-        for folder in _cgroup_dirs(controller):
-            quota_text = _read(os.path.join(folder, "cpu.cfs_quota_us"))
-            if quota_text is None:
-                continue
-            try:
-                quota, period = int(quota_text), int(_read(os.path.join(folder, "cpu.cfs_period_us")) or "100000")
-            except ValueError:
-                return None
-            return quota / period if quota > 0 and period > 0 else None
-    return None
+            quota = _quota(parts[0] if parts[0] != "max" else None, parts[1] if len(parts) > 1 else None)
+            if quota is not None:
+                found.append(quota)
+    if not found:
+        for controller in ("cpu", "cpu,cpuacct"):
+            for folder in _cgroup_dirs(controller):
+                quota = _quota(_read(os.path.join(folder, "cpu.cfs_quota_us")), _read(os.path.join(folder, "cpu.cfs_period_us")))
+                if quota is not None:
+                    found.append(quota)
+    return _lowest(found)
 
 
 def machine_memory() -> int:

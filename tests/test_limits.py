@@ -350,3 +350,25 @@ def test_the_web_pool_sizes_itself_to_the_cpu_quota(cgroup: Path) -> None:
     assert config.workers == 1
     # the one worker gets half the container's memory
     assert config.memory_per_solve == max(64 << 20, min(GIB, physical_memory()) // 2)
+
+
+def test_a_limit_on_a_group_above_this_process_holds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process in a nested group (``/proc/self/cgroup`` names its path): the lowest
+    limit on the way from its group up to the root is the one that holds."""
+    from colorit import limits
+
+    root = tmp_path / "cgroup"
+    fake_cgroup(
+        root,
+        {
+            "memory/jobs/memory.limit_in_bytes": str(GIB),
+            "memory/jobs/one/memory.limit_in_bytes": "9223372036854771712",
+            "memory/memory.limit_in_bytes": "9223372036854771712",
+        },
+    )
+    monkeypatch.delenv(CGROUP_ROOT_ENV, raising=False)
+    monkeypatch.setattr(limits, "CGROUP_ROOT", str(root))
+    real_read = limits._read
+    own = "4:memory:/jobs/one\n0::/\n"
+    monkeypatch.setattr(limits, "_read", lambda path: own if path == "/proc/self/cgroup" else real_read(path))
+    assert cgroup_memory_limit() == GIB
