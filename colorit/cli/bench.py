@@ -44,7 +44,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--workers", type=core.count_arg(0, "--workers"), default=None, metavar="N",
-        help="solver processes on this machine (default: 1, in this process; 0: one per core)",
+        help="solver processes on this machine (default: 1, in this process; 0: one per core it may use, within a container's CPU quota)",
     )
     p.add_argument(
         "--scheduler",

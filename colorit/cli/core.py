@@ -272,7 +272,7 @@ def add_labels(p: argparse.ArgumentParser) -> None:
         "--labels",
         choices=("none", "numbers", "symbols"),
         default="none",
-        help="draw a number (the colour's rank) or a symbol in every cell, for colour-blind eyes",
+        help="draw a number (the colour's number: its rank from 1, as captions name it) or a symbol in every cell, for colour-blind eyes",
     )
 
 
