@@ -55,7 +55,7 @@ CASES: dict[str, tuple[list[str], list[tuple[str, str]]]] = {
         [],
         [
             ("--port", "-1"), ("--port", "70000"), ("--workers", "0"), ("--max-cells", "0"),
-            ("--max-time", "0"), ("--max-time", "-5"), ("--host", "bad host"),
+            ("--max-time", "0"), ("--max-time", "-5"), ("--host", " "),
         ],
     ),
 }
