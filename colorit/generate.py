@@ -48,4 +48,6 @@ def parse_size(spec: str) -> tuple[int, int]:
     height = int(m.group(2)) if m.group(2) is not None else width
     if width < 1 or height < 1:
         raise ColoritError(f"size {spec!r} needs a width and height of at least 1")
+    if width * height > MAX_CELLS:
+        raise ColoritError(f"size {spec!r} makes a board of more than {MAX_CELLS:,} cells")
     return width, height

@@ -6,8 +6,14 @@ first colours get the most distinct swatches. The first colours are the Okabe-It
 chosen to stay apart for the common kinds of colour blindness, followed by four of Paul
 Tol's; past ``len(PALETTE)`` colours are generated (golden-angle hues, alternating
 lightness), distinct from each other but no longer safe for colour-blind eyes, which is
-what labels are for: a number (code + 1, the key that plays it on the page) or a symbol
-(a shape each renderer draws itself, so no font needs the glyph).
+what labels are for: a number or a symbol (a shape each renderer draws itself, so no
+font needs the glyph).
+
+One numbering a person reads: a colour's *number* is its code + 1 (its rank among the
+board's ids, from 1). Number labels, captions ("colour 3"), the terminal's status line,
+the page's colour buttons and its keys 1-9 all use it (``number``, ``name``). A colour
+id that differs from its number (ids 0..C-1, or any other ids) is shown beside it as
+"colour 3 (id 2)", since answer files hold ids.
 
 Pure Python: nothing here imports numpy or an imaging library.
 """
@@ -122,11 +128,28 @@ def symbol(code: int) -> str:
     return SYMBOLS[code % len(SYMBOLS)]
 
 
+def number(code: int) -> int:
+    """The number a person reads for colour code ``code``: its rank among the board's
+    colours, counted from 1 (the number label, the caption, the page's button and key)."""
+    if code < 0:
+        raise ValueError(f"colour code must be 0 or more, got {code}")
+    return code + 1
+
+
+def name(code: int, ident: int | None = None) -> str:
+    """``colour 3``: how captions and status lines name colour code ``code``; with the
+    colour's id when that differs from its number, ``colour 3 (id 2)``."""
+    n = number(code)
+    if ident is None or int(ident) == n:
+        return f"colour {n}"
+    return f"colour {n} (id {int(ident)})"
+
+
 def label(code: int, kind: str) -> str:
-    """The text drawn in a cell of colour code ``code``: ``numbers`` gives ``code + 1``,
-    ``symbols`` a character for terminals, ``none`` nothing."""
+    """The text drawn in a cell of colour code ``code``: ``numbers`` gives its
+    ``number``, ``symbols`` a character for terminals, ``none`` nothing."""
     if kind == "numbers":
-        return str(code + 1)
+        return str(number(code))
     if kind == "symbols":
         return SYMBOL_CHARS[symbol(code)]
     if kind == "none":
@@ -134,10 +157,12 @@ def label(code: int, kind: str) -> str:
     raise ValueError(f"labels must be one of {', '.join(LABEL_KINDS)}, got {kind!r}")
 
 
-def as_json(n: int) -> dict[str, list[str]]:
-    """The palette for ``n`` colours as the web page takes it."""
+def as_json(n: int) -> dict[str, list[str] | list[int]]:
+    """The palette for ``n`` colours as the web page takes it (``numbers``: what its
+    buttons, labels and keys show for each code)."""
     return {
         "colours": colours(n),
         "ink": [ink(c) for c in colours(n)],
         "symbols": [symbol(i) for i in range(n)],
+        "numbers": [number(i) for i in range(n)],
     }

@@ -71,12 +71,12 @@ def test_two_runs_without_a_seed_differ(capsys: pytest.CaptureFixture[str]) -> N
     ("args", "fragment"),
     [
         (["--size", "0x3", "--colours", "2"], "size '0x3' needs a width and height of at least 1"),
-        (["--size", "3x3", "--colours", "0"], "colours must be at least 1"),
+        (["--size", "3x3", "--colours", "0"], "--colours must be at least 1"),
         (["--size", "ten", "--colours", "2"], "size 'ten' is not WIDTHxHEIGHT"),
         (["--size", "3.7x2", "--colours", "2"], "size '3.7x2' is not WIDTHxHEIGHT"),
-        (["--size", "3x3", "--colours", "2", "--seed", "-1"], "seed must be at least 0, got -1"),
+        (["--size", "3x3", "--colours", "2", "--seed", "-1"], "--seed must be at least 0, got -1"),
         (["--colours", "2"], "the following arguments are required: --size"),
-        (["--size", "10000x10000", "--colours", "2"], "has more than 50,000,000 cells"),
+        (["--size", "10000x10000", "--colours", "2"], "--size '10000x10000' makes a board of more than 50,000,000 cells"),
     ],
 )
 def test_generate_errors(capsys: pytest.CaptureFixture[str], args: list[str], fragment: str) -> None:

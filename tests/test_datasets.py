@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 
 import numpy as np
@@ -243,12 +242,9 @@ def test_real_block_set_first_boards() -> None:
     assert [encode_moves(r) for r in boards[1].cells.tolist()] == rows[20:39]
 
 
-def test_real_set_reads_fast() -> None:
+def test_real_set_reads() -> None:
+    """(How fast, under 0.5 s for 1000 boards: benchmarks/promises.py; a wall time here
+    would break on a loaded CI machine.)"""
     path = dataset("pc19_b14c6n1000.txt")
-    best = float("inf")
-    for _ in range(3):
-        t0 = time.perf_counter()
-        boards = read_boards(path)
-        best = min(best, time.perf_counter() - t0)
+    boards = read_boards(path)
     assert len(boards) == 1000 and all(isinstance(b, Board) for b in boards)
-    assert best < 0.5, f"reading 1000 boards took {best:.2f} s"

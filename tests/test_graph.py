@@ -5,7 +5,6 @@ against flooding the cells with ``naive.flood``."""
 
 from __future__ import annotations
 
-import time
 
 import numpy as np
 from hypothesis import given
@@ -163,13 +162,10 @@ def test_strip_of_300() -> None:
         assert g.n_words >= (runs + 63) // 64
 
 
-def test_300x300_board_builds_quickly() -> None:
+def test_300x300_board_builds() -> None:
+    """(How fast: benchmarks/promises.py; a wall time here would break on a loaded CI machine.)"""
     board = random_board(300, 300, 6, seed=3)
-    RegionGraph.from_board(random_board(5, 5, 6, seed=3))  # kernels loaded before timing
-    t0 = time.perf_counter()
     g = RegionGraph.from_board(board)
-    elapsed = time.perf_counter() - t0
-    assert elapsed < 2.0, f"RegionGraph of a 300x300 board took {elapsed:.2f} s"
     assert g.region_size.sum() == 90_000
     assert g.n_regions == len(naive_regions(board.cells.tolist()))
     # neighbouring cells share a label exactly when they share a colour

@@ -5,6 +5,8 @@ prints the library's own message for the same value)."""
 from __future__ import annotations
 
 import math
+import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -15,7 +17,11 @@ from cli_support import assert_one_line_error, board_file, in_process
 from colorit import Board, ColoritError, Control, Limits, solve
 from colorit.generate import random_board
 from colorit.limits import (
+    CGROUP_ROOT_ENV,
     MIN_MEMORY,
+    available_cpus,
+    cgroup_cpu_limit,
+    cgroup_memory_limit,
     check_memory,
     check_seconds,
     default_memory_bytes,
@@ -23,6 +29,7 @@ from colorit.limits import (
     machine_memory,
     parse_seconds,
     parse_size,
+    physical_memory,
     whole_number,
 )
 
@@ -176,7 +183,10 @@ def test_limits_refuse_what_the_cli_refuses_with_its_message(
     message = str(info.value)
     assert message and "\n" not in message and message[0].islower()
     line = cli_error(capsys, tmp_path, *cli_args)
-    assert line == f"colorit: error: argument {cli_args[0]}: {message} (see 'colorit solve --help')"
+    # the same words, with the option in place of the library's noun
+    named = re.sub(r"^(time limit|memory limit|memory size)", cli_args[0], message)
+    assert named.startswith(cli_args[0])
+    assert line == f"colorit: error: {named} (see 'colorit solve --help')"
 
 
 def test_ten_terabytes_is_refused_naming_the_ram() -> None:
@@ -230,7 +240,8 @@ def test_random_board_refuses_as_generate_does(
     code, _, stderr = in_process(capsys, "generate", *cli_args)
     assert code == 2
     line = assert_one_line_error(stderr)
-    assert f": {info.value} (see 'colorit generate --help')" in line
+    # the library's words, naming the option: "colours must ..." as "--colours must ..."
+    assert line == f"colorit: error: --{info.value} (see 'colorit generate --help')"
 
 
 def test_a_start_outside_the_board_is_refused_in_the_same_words(
@@ -238,4 +249,126 @@ def test_a_start_outside_the_board_is_refused_in_the_same_words(
 ) -> None:
     with pytest.raises(ColoritError) as info:
         Board(np.zeros((4, 4), dtype=np.int64), start=(9, 9))
-    assert cli_error(capsys, tmp_path, "--start", "9,9") == f"colorit: error: {info.value}"
+    assert str(info.value).startswith("start cell ")
+    named = str(info.value).replace("start cell", "--start", 1)
+    assert cli_error(capsys, tmp_path, "--start", "9,9") == f"colorit: error: {named}"
+
+
+# --------------------------------------------------------------------------- containers (cgroups)
+
+GIB = 1 << 30
+
+
+def _cores() -> int:
+    return len(os.sched_getaffinity(0))
+
+
+def fake_cgroup(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text + "\n")
+    return root
+
+
+@pytest.fixture
+def cgroup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty cgroup root the limits are read from."""
+    root = tmp_path / "cgroup"
+    root.mkdir()
+    monkeypatch.setenv(CGROUP_ROOT_ENV, str(root))
+    return root
+
+
+def test_cgroup_v2_memory_and_cpu_limits(cgroup: Path) -> None:
+    fake_cgroup(cgroup, {"memory.max": str(GIB), "cpu.max": "150000 100000"})
+    assert cgroup_memory_limit() == GIB
+    assert cgroup_cpu_limit() == 1.5
+    assert machine_memory() == min(GIB, physical_memory())
+    assert default_memory_bytes() == min(GIB, physical_memory()) // 2
+    assert available_cpus() == min(2, _cores())
+
+
+def test_cgroup_v1_memory_and_cpu_limits(cgroup: Path) -> None:
+    fake_cgroup(
+        cgroup,
+        {
+            "memory/memory.limit_in_bytes": str(GIB),
+            "cpu/cpu.cfs_quota_us": "50000",
+            "cpu/cpu.cfs_period_us": "100000",
+        },
+    )
+    assert cgroup_memory_limit() == GIB
+    assert cgroup_cpu_limit() == 0.5
+    assert default_memory_bytes() == min(GIB, physical_memory()) // 2
+    assert available_cpus() == 1
+
+
+def test_cgroup_v1_cpu_under_the_joint_cpu_cpuacct_folder(cgroup: Path) -> None:
+    fake_cgroup(cgroup, {"cpu,cpuacct/cpu.cfs_quota_us": "100000", "cpu,cpuacct/cpu.cfs_period_us": "100000"})
+    assert cgroup_cpu_limit() == 1.0
+    assert available_cpus() == 1
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        {"memory.max": "max", "cpu.max": "max 100000"},
+        {"memory/memory.limit_in_bytes": "9223372036854771712", "cpu/cpu.cfs_quota_us": "-1", "cpu/cpu.cfs_period_us": "100000"},
+    ],
+    ids=["v2-max", "v1-unlimited"],
+)
+def test_cgroup_without_limits_leaves_the_machine_s(cgroup: Path, files: dict[str, str]) -> None:
+    fake_cgroup(cgroup, files)
+    assert cgroup_memory_limit() is None
+    assert cgroup_cpu_limit() is None
+    assert machine_memory() == physical_memory()
+    assert default_memory_bytes() == physical_memory() // 2
+    assert available_cpus() == _cores()
+
+
+def test_no_cgroup_files_leaves_the_machine_s(cgroup: Path) -> None:
+    assert cgroup_memory_limit() is None and cgroup_cpu_limit() is None
+    assert machine_memory() == physical_memory()
+    assert available_cpus() == _cores()
+
+
+def test_a_container_s_limit_caps_max_memory_naming_the_container(cgroup: Path) -> None:
+    fake_cgroup(cgroup, {"memory.max": str(GIB)})
+    assert check_memory("512M") == 512 << 20
+    if physical_memory() > 2 * GIB:
+        with pytest.raises(ColoritError, match=r"^--max-memory 2G is more than the 1G this container may use$"):
+            check_memory("2G", "--max-memory")
+
+
+def test_the_web_pool_sizes_itself_to_the_cpu_quota(cgroup: Path) -> None:
+    from colorit.web.config import ServerConfig, default_workers
+
+    fake_cgroup(cgroup, {"cpu.max": "100000 100000", "memory.max": str(GIB)})
+    assert default_workers() == 1
+    config = ServerConfig()
+    assert config.workers == 1
+    # the one worker gets half the container's memory
+    assert config.memory_per_solve == max(64 << 20, min(GIB, physical_memory()) // 2)
+
+
+def test_a_limit_on_a_group_above_this_process_holds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process in a nested group (``/proc/self/cgroup`` names its path): the lowest
+    limit on the way from its group up to the root is the one that holds."""
+    from colorit import limits
+
+    root = tmp_path / "cgroup"
+    fake_cgroup(
+        root,
+        {
+            "memory/jobs/memory.limit_in_bytes": str(GIB),
+            "memory/jobs/one/memory.limit_in_bytes": "9223372036854771712",
+            "memory/memory.limit_in_bytes": "9223372036854771712",
+        },
+    )
+    monkeypatch.delenv(CGROUP_ROOT_ENV, raising=False)
+    monkeypatch.setattr(limits, "CGROUP_ROOT", str(root))
+    real_read = limits._read
+    own = "4:memory:/jobs/one\n0::/\n"
+    monkeypatch.setattr(limits, "_read", lambda path: own if path == "/proc/self/cgroup" else real_read(path))
+    assert cgroup_memory_limit() == GIB

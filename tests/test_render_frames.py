@@ -278,3 +278,16 @@ def test_a_move_the_board_lacks(game: tuple[Board, tuple[int, ...]]) -> None:
     board, moves = game
     with pytest.raises(SolutionError, match="move 2: colour 99 does not occur on the board"):
         replay_frames(board, [moves[0], 99])
+
+
+def test_captions_name_the_number_the_labels_show() -> None:
+    """On a board of ids 0..C-1 the caption's colour is the number drawn in its cells
+    (code + 1), with the id beside it; on ids 1..C they are one and the same."""
+    zero_based = Board.from_rows([[0, 1], [2, 0]])
+    steps = zero_based.flood_steps([1, 2, 0])
+    texts = [right for _, right in frames._captions(zero_based, [1, 2, 0], steps)]
+    assert texts == ["colour 1 (id 0)  start", "colour 2 (id 1)", "colour 3 (id 2)", "colour 1 (id 0)  solved"]
+    assert [palette.label(c, "numbers") for c in range(3)] == ["1", "2", "3"]
+    one_based = Board.from_rows([[1, 2], [3, 1]])
+    texts = [right for _, right in frames._captions(one_based, [2, 3, 1], one_based.flood_steps([2, 3, 1]))]
+    assert texts == ["colour 1  start", "colour 2", "colour 3", "colour 1  solved"]

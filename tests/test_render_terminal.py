@@ -301,3 +301,21 @@ def test_importing_the_package_and_terminal_loads_no_imaging_library() -> None:
     done = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_the_status_line_names_the_number_its_labels_show() -> None:
+    """Ids 0..C-1: the label in a cell and the caption say the same number (code + 1),
+    and the caption gives the id too."""
+    board = Board.from_rows([[0, 1], [2, 0]])
+    out = io.StringIO()
+    replay(board, [1, 2, 0], out, colour=True, labels="numbers", sleep=lambda s: None, max_width=80, max_height=20)
+    text = out.getvalue()
+    assert "colour 1 (id 0)  start" in text
+    assert "colour 2 (id 1)" in text and "colour 3 (id 2)" in text
+    assert "colour 0" not in text.replace("(id 0)", "")
+    plain = io.StringIO()
+    replay(board, [1, 2, 0], plain, colour=False, labels="numbers", sleep=lambda s: None)
+    moves = [line for line in plain.getvalue().splitlines() if line.startswith("move ")]
+    assert moves[0].startswith("move 1/3: colour 2 (id 1), flood")
+    # the cells' characters are the same numbers
+    assert plain.getvalue().splitlines()[1].replace(" ", "").startswith("12")

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -18,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from ci_env import on_ci
 from colorit import Board
 from colorit.csvio import read_board_csv
 from colorit.errors import BoardFormatError
@@ -27,7 +27,7 @@ SCRIPT = ROOT / "tests" / "js" / "game_cli.mjs"
 NODE = shutil.which("node")
 
 if NODE is None:
-    if os.environ.get("CI") == "true":
+    if on_ci():
         raise RuntimeError("node is needed for the page's tests and was not found")
     pytest.skip("node is not installed", allow_module_level=True)
 
@@ -357,3 +357,19 @@ def test_exact_json(values: list) -> None:
     cases = [{"text": json.dumps(v)} for v in values]
     for value, got in zip(values, run_node("json", cases)):
         assert json.loads(got["value"]) == as_text(value)
+
+
+@pytest.mark.parametrize("ident", [0, 1, 2, 3, -1, 2**63 - 1, -(2**63), 2**53 + 1])
+def test_the_page_names_colours_as_the_palette_module(ident: int) -> None:
+    from colorit import palette
+
+    cases = [{"number": palette.number(code), "id": str(ident), "key": "1", "numbers": [1, 2, 3]} for code in range(3)]
+    got = run_node("names", cases)
+    assert [g["name"] for g in got] == [palette.name(code, ident) for code in range(3)]
+
+
+def test_keys_play_the_colour_whose_number_they_show() -> None:
+    numbers = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
+    cases = [{"number": 1, "id": "1", "key": key, "numbers": numbers} for key in ["1", "5", "9", "0", "a", "10"]]
+    assert [g["key"] for g in run_node("names", cases)] == [0, 4, 8, -1, -1, -1]
+    assert run_node("names", [{"number": 1, "id": "1", "key": "4", "numbers": [1, 2, 3]}])[0]["key"] == -1

@@ -35,9 +35,12 @@ from colorit.generate import random_board
 ROOT = Path(__file__).resolve().parents[1]
 #: the server's --max-time: long enough for the slow solves below, short enough to show
 #: that a cancelled one does not run its course
-MAX_TIME = 8
+MAX_TIME = 30
 HARD = random_board(30, 30, 6, 1)  # no solver finishes this in seconds
-HEALTH_LIMIT_S = 1.0
+#: health answers beside the burst: under a second on an idle machine (benchmarks/promises.py
+#: measures it); here only well below the slow solves' seconds, since a loaded 2-core CI
+#: machine stretches any wall time
+HEALTH_LIMIT_S = 5.0
 
 
 @dataclass
@@ -128,7 +131,7 @@ def burst(n: int = 100) -> list[Call]:
                 calls.append(Call("solve", "POST", "/api/solve", body, board=HARD))
             else:
                 calls.append(
-                    Call("cancel-solve", "POST", "/api/solve", {"board": HARD.cells.tolist(), "time_limit": 6})
+                    Call("cancel-solve", "POST", "/api/solve", {"board": HARD.cells.tolist(), "time_limit": MAX_TIME})
                 )
         elif pick == 4:
             board = random_board(14, 14, 6, 100 + i)
@@ -142,7 +145,7 @@ def burst(n: int = 100) -> list[Call]:
                 )
             )
         elif pick == 5:
-            body = {"board": HARD.cells.tolist(), "time_limit": 6}
+            body = {"board": HARD.cells.tolist(), "time_limit": MAX_TIME}
             calls.append(Call("cancel-stream", "POST", "/api/solve/stream", body))
         elif pick == 6:
             bad = [
@@ -282,7 +285,7 @@ def test_a_burst_of_mixed_requests(server: Server) -> None:
                     return await perform(client, call)
 
             answers = await asyncio.gather(*(one(c) for c in calls))
-            settle = await idle_within(monitor, 3.0)
+            settle = await idle_within(monitor, MAX_TIME / 2)
             stop.set()
             await watcher
             return list(answers), seen, settle
@@ -299,7 +302,8 @@ def test_a_burst_of_mixed_requests(server: Server) -> None:
     assert solves.count(200) >= 4 and solves.count(200) + solves.count(503) == len(solves), statuses
     assert any(c.kind == "bad" for c, _, _ in answers)
     assert len(health_times) >= 10 and max(health_times) < HEALTH_LIMIT_S, max(health_times)
-    assert settle < 3.0
+    # the cancelled solves stop rather than run their MAX_TIME s (wide margin for a loaded CI machine)
+    assert settle < MAX_TIME / 2
     assert "Traceback" not in server.stderr_text()
 
 
@@ -308,7 +312,7 @@ def test_503_comes_with_retry_after(server: Server) -> None:
         async with httpx.AsyncClient(base_url=server.url, timeout=30) as client:
             body = {"board": HARD.cells.tolist(), "time_limit": 0.8}
             answers = await asyncio.gather(*(client.post("/api/solve", json=body) for _ in range(14)))
-            await idle_within(client, 3.0)
+            await idle_within(client, 15.0)
             return list(answers)
 
     answers = asyncio.run(run())
@@ -334,10 +338,11 @@ def test_a_client_that_goes_away_cancels_its_solve(server: Server, path: str) ->
                     with pytest.raises(httpx.ReadTimeout):
                         await client.post(path, json=body, timeout=0.5)
             assert (await monitor.get("/api/health")).json()["busy"] <= 1
-            return await idle_within(monitor, 2.0)
+            return await idle_within(monitor, MAX_TIME / 2)
 
-    # the solve had MAX_TIME seconds; it ends as soon as the client leaves
-    assert asyncio.run(run()) < 1.0
+    # the solve had MAX_TIME seconds; it ends as soon as the client leaves (under a
+    # second when idle; a wide margin here for a loaded CI machine)
+    assert asyncio.run(run()) < MAX_TIME / 2
 
 
 def test_sigint_stops_everything(server: Server) -> None:
@@ -360,8 +365,8 @@ def test_sigint_stops_everything(server: Server) -> None:
     assert len([p for p in processes if "spawn_main" in " ".join(p.cmdline())]) == 2
     t0 = time.monotonic()
     server.process.send_signal(signal.SIGINT)
-    assert server.process.wait(10) == 0
-    assert time.monotonic() - t0 < 6.0
+    assert server.process.wait(30) == 0
+    assert time.monotonic() - t0 < MAX_TIME * 2 / 3  # not held up by the running solve (wide margin: a loaded CI machine)
     reader.join(5)
     assert "event: error" in got and any("shutting down" in line for line in got), got
     _, alive = psutil.wait_procs(processes + server.children, timeout=10)

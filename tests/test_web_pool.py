@@ -81,7 +81,8 @@ def test_ready_workers_answer_at_once_with_a_valid_solution(pool: SolverPool) ->
     elapsed, answer = asyncio.run(run())
     board.check(answer["moves"])
     assert answer["algo"] == "greedy"
-    assert elapsed < 1.0
+    # milliseconds when idle (benchmarks/promises.py); a compile would take minutes (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
+    assert elapsed < 10
 
 
 def test_events_come_in_order(pool: SolverPool) -> None:
@@ -111,7 +112,8 @@ def test_a_solve_keeps_its_time_limit(pool: SolverPool) -> None:
 
     elapsed, answer = asyncio.run(run())
     assert answer["stopped"] == "time" and not answer["proven"]
-    assert 0.55 < answer["elapsed_s"] < 1.2 and elapsed < 1.6
+    # held to its 0.6 s (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
+    assert 0.55 < answer["elapsed_s"] < 5 and elapsed < 10
     HARD.check(answer["moves"])
 
 
@@ -142,9 +144,10 @@ def test_cancel_stops_a_running_solve_at_once(pool: SolverPool) -> None:
         job.cancel("the client went away")
         kind, data = (await events_of(job))[-1]
         assert kind == "failed" and isinstance(data, SolveFailed) and data.kind == "cancelled"
-        return await until_idle(pool, within=2.0)
+        return await until_idle(pool, within=15.0)
 
-    assert asyncio.run(run()) < 1.0
+    # at once rather than after the solve's 20 s (wide margin for a loaded CI machine)
+    assert asyncio.run(run()) < 10
     # the worker is free for the next solve
     assert len(solve_now(pool, SAMPLE)["moves"]) == 4
 
@@ -253,7 +256,7 @@ def test_close_ends_every_process_and_every_open_job(caplog: pytest.LogCaptureFi
         await asyncio.sleep(0.3)
         t0 = time.monotonic()
         await asyncio.get_running_loop().run_in_executor(None, p.close)
-        assert time.monotonic() - t0 < 3.0
+        assert time.monotonic() - t0 < 15  # not the solves' 20 s (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
         failures = []
         for job in jobs:
             with pytest.raises(SolveFailed) as failed:

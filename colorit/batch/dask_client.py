@@ -48,6 +48,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
 from ..errors import ColoritError
+from ..limits import available_cpus
 from . import dask_worker
 
 if TYPE_CHECKING:
@@ -108,7 +109,7 @@ def parse_scheduler(text: str) -> str:
     scheduler address ``SCHEME://HOST:PORT`` (``tcp://10.0.0.5:8786``)."""
     spec = text.strip()
     if spec == "local":
-        return f"local:{os.cpu_count() or 1}"
+        return f"local:{available_cpus()}"
     if spec.startswith("local:"):
         n = spec[len("local:") :]
         if not n.isdigit() or int(n) < 1:

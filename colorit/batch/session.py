@@ -151,7 +151,12 @@ class BenchInputs:
         from ..datasets import lengths_are_proven, read_board_set
 
         for f, known in zip(self.o.files, self._expects):
-            bset = read_board_set(f, start=self.o.start, limit=self.o.limit)
+            try:
+                bset = read_board_set(f, start=self.o.start, limit=self.o.limit)
+            except ColoritError as e:
+                if self.o.start is not None and str(e).startswith("start cell"):
+                    raise BenchUsageError(f"{f}: --start{str(e)[len('start cell'):]}") from None
+                raise
             rep = FileReport(f, bset.format, len(self.boards), len(bset))
             if known is not None:
                 known_path, lengths = known
@@ -239,7 +244,7 @@ class BenchRun:
     def _runner(self, stack: contextlib.ExitStack, todo: Sequence[int]) -> tuple[Any, int | None]:
         """The runner and the per-search memory share."""
         from ..cli import core
-        from ..limits import default_memory_bytes
+        from ..limits import available_cpus, default_memory_bytes
         from ..warmup import widths_for
         from .local import InProcess, ProcessPool
 
@@ -258,7 +263,7 @@ class BenchRun:
             runner.warm(o.algo, widths_for(o.algo, [self.boards[i] for i in todo]))  # before any board's clock
             return runner, memory
         workers = o.workers if o.workers is not None else 1
-        self.workers = max(1, min(workers or os.cpu_count() or 1, max(1, len(todo))))
+        self.workers = max(1, min(workers or available_cpus(), max(1, len(todo))))
         total_memory = o.max_memory if o.max_memory is not None else default_memory_bytes()
         memory = max(1 << 20, total_memory // self.workers)
         if self.workers == 1:

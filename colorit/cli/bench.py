@@ -38,17 +38,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     core.add_algo(p)
     core.add_time_limit(p, "seconds per board; with --budget, the most a board gets", default=None)
     p.add_argument(
-        "--budget", type=core.arg_type(_parse_budget), metavar="DURATION",
+        "--budget", type=core.arg_type(_parse_budget, "--budget", "budget"), metavar="DURATION",
         help="a total for the whole run (90s, 10m, 2h), spent in passes of growing per-board limits "
         "on the boards not yet proven, starting from their best answers; never overrun by more than 1%%",
     )
     p.add_argument(
         "--workers", type=core.count_arg(0, "--workers"), default=None, metavar="N",
-        help="solver processes on this machine (default: 1, in this process; 0: one per core)",
+        help="solver processes on this machine (default: 1, in this process; 0: one per core it may use, within a container's CPU quota)",
     )
     p.add_argument(
         "--scheduler",
-        type=core.arg_type(_parse_scheduler),
+        type=core.arg_type(_parse_scheduler, "--scheduler", "scheduler"),
         metavar="ADDRESS",
         help="solve on a Dask cluster: the address of a running 'dask scheduler' (tcp://HOST:8786), "
         "or local:N for N worker processes on this machine with Dask's dashboard (needs colorit[cluster])",
@@ -109,10 +109,8 @@ def run(args: argparse.Namespace, ctx: core.Context) -> int:
 
         require_dask()  # before any work: one line saying how to install it
     from ..batch.session import BenchOptions, BenchRun, ranges
-    from ..solvers import get_solver
-
     opts = BenchOptions(
-        files=args.files, algo=get_solver(args.algo).name, start=args.start,  # unknown names fail before any reading
+        files=args.files, algo=core.solver_name(args.algo), start=args.start,  # unknown names fail before any reading
         time_limit=args.time_limit if args.time_limit is not None else core.DEFAULT_TIME_LIMIT,
         time_limit_given=args.time_limit is not None, budget=args.budget, workers=args.workers,
         scheduler=args.scheduler, resume=args.resume, solutions=args.solutions, results=args.results,

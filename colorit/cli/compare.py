@@ -42,12 +42,12 @@ def format_csv(rows: list[dict[str, object]]) -> str:
 
 
 def run(args: argparse.Namespace, ctx: core.Context) -> int:
-    from ..solvers import Solution, get_solver, solver_names
+    from ..solvers import Solution, solver_names
 
     names = [n.strip() for n in args.algos.split(",") if n.strip()] if args.algos else solver_names()
     if not names:
         raise core.UsageError("--algos names no algorithm")
-    algos = list(dict.fromkeys(get_solver(n).name for n in names))
+    algos = list(dict.fromkeys(core.solver_name(n, "--algos") for n in names))
     core.check_files([args.input], [args.plot])
     board = core.read_board(args.input, start=args.start)
     runs = ([BASELINE] if BASELINE not in algos else []) + algos

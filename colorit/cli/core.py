@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import signal
 import sys
 import time
@@ -22,7 +23,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any, NoReturn, Self, TextIO
 
 from ..errors import ColoritError
-from ..limits import check_memory, parse_seconds, whole_number
+from ..limits import check_memory, parse_pause, parse_seconds, whole_number
 from ..log import PROG, Log
 
 if TYPE_CHECKING:
@@ -113,39 +114,110 @@ class UsageError(ColoritError):
     """A command line argparse rejects."""
 
 
+_ARGUMENT = re.compile(r"^argument (?P<names>[^:]+): (?P<message>.*)$", re.DOTALL)
+
+
+def name_option(option: str, message: str, noun: str = "") -> str:
+    """``message`` as it names ``option``: as it is when it starts with the option,
+    with a leading ``noun`` ("time limit", "start cell") replaced by the option, else
+    ``OPTION: message``."""
+    if message.startswith(option):
+        return message
+    if noun and message.startswith(noun):
+        return option + message[len(noun) :]
+    return f"{option}: {message}"
+
+
 class Parser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are exceptions, so they end as one line."""
+    """An ArgumentParser whose errors are exceptions, so they end as one line, and
+    whose messages start with the option they are about (``--delay must be ...``
+    rather than argparse's ``argument --delay: ...``)."""
 
     def error(self, message: str) -> NoReturn:
+        m = _ARGUMENT.match(message)
+        if m:
+            option = m.group("names").split("/")[0]
+            message = name_option(option, m.group("message"))
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
 
-def arg_type(fn: Callable[[str], Any]) -> Callable[[str], Any]:
-    """An argparse type from a library check: its message is the error, as it is."""
+def arg_type(fn: Callable[[str], Any], option: str = "", noun: str = "") -> Callable[[str], Any]:
+    """An argparse type from a library check: its message is the error, naming
+    ``option`` (see ``name_option``) when one is given."""
 
     def parse(text: str) -> Any:
         try:
             return fn(text)
         except ColoritError as e:
-            raise argparse.ArgumentTypeError(str(e)) from None
+            message = name_option(option, str(e), noun) if option else str(e)
+            raise argparse.ArgumentTypeError(message) from None
 
     parse.__name__ = fn.__name__
     return parse
 
 
-seconds_arg = arg_type(parse_seconds)
-memory_arg = arg_type(lambda text: check_memory(text))
+def seconds_arg(option: str = "--time-limit") -> Callable[[str], float]:
+    """A positive number of seconds, for ``option``."""
+    return arg_type(lambda text: parse_seconds(text, option))
 
 
-def count_arg(minimum: int, what: str = "value") -> Callable[[str], int]:
-    """Whole numbers of at least ``minimum``."""
+def pause_arg(option: str, maximum: float) -> Callable[[str], float]:
+    """A pause of 0 (none) up to ``maximum`` seconds, for ``option``."""
+    return arg_type(lambda text: parse_pause(text, option, maximum))
+
+
+def memory_arg(option: str = "--max-memory") -> Callable[[str], int]:
+    """A memory cap (512M, 2G, bytes) this machine can give, for ``option``."""
+    return arg_type(lambda text: check_memory(text, option))
+
+
+def start_arg(option: str = "--start") -> Callable[[str], str]:
+    """A start cell's spelling (top-left, center, ROW,COL): checked before any board is
+    read; whether ROW,COL is on the board is checked when it is (``read_board``)."""
+
+    def parse(text: str) -> str:
+        spec = text.strip().lower()
+        if spec in START_NAMES:
+            return text
+        parts = spec.split(",")
+        if len(parts) != 2:
+            raise argparse.ArgumentTypeError(f"{option} {text!r} is not ROW,COL, 'center' or 'top-left'")
+        try:
+            r, c = int(parts[0]), int(parts[1])
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{option} {text!r} is not ROW,COL with whole numbers") from None
+        if r < 0 or c < 0:
+            raise argparse.ArgumentTypeError(f"{option} {text!r}: rows and columns count from 0")
+        return text
+
+    return parse
+
+
+#: The start cells ``colorit.board.parse_start`` knows by name.
+START_NAMES = ("", "top-left", "topleft", "corner", "center", "centre", "middle")
+
+
+def solver_name(name: str, option: str = "--algo") -> str:
+    """The solver ``name`` stands for (``basic`` -> ``linear``); an unknown name is a
+    ``UsageError`` naming ``option``."""
+    from ..solvers import get_solver
+
+    try:
+        return get_solver(name).name
+    except ColoritError as e:
+        raise UsageError(name_option(option, str(e))) from None
+
+
+def count_arg(minimum: int, what: str = "value", maximum: int | None = None) -> Callable[[str], int]:
+    """Whole numbers of at least ``minimum`` (and at most ``maximum``); ``what`` is the
+    option's name."""
 
     def parse(text: str) -> int:
         try:
             value = int(text.strip())
         except ValueError:
             raise ColoritError(f"{what} must be a whole number, got {text!r}") from None
-        return whole_number(value, what, minimum)
+        return whole_number(value, what, minimum, maximum)
 
     return arg_type(parse)
 
@@ -155,7 +227,7 @@ def add_time_limit(p: argparse.ArgumentParser, what: str, default: float | None 
     then knows whether it was)."""
     p.add_argument(
         "--time-limit",
-        type=seconds_arg,
+        type=seconds_arg("--time-limit"),
         default=default,
         metavar="S",
         help=f"{what} ({DEFAULT_TIME_LIMIT_WHY})",
@@ -165,16 +237,17 @@ def add_time_limit(p: argparse.ArgumentParser, what: str, default: float | None 
 def add_memory(p: argparse.ArgumentParser, what: str = "cap for search tables") -> None:
     p.add_argument(
         "--max-memory",
-        type=memory_arg,
+        type=memory_arg("--max-memory"),
         default=None,
         metavar="SIZE",
-        help=f"{what}, e.g. 512M, 2G, up to the machine's RAM (default: half the RAM)",
+        help=f"{what}, e.g. 512M, 2G, up to the machine's RAM or the container's memory limit (default: half of that)",
     )
 
 
 def add_start(p: argparse.ArgumentParser, default: str | None = "top-left", note: str = "") -> None:
     p.add_argument(
         "--start",
+        type=start_arg("--start"),
         default=default,
         metavar="S",
         help=f"start cell: top-left, center, or ROW,COL counted from 0 ({note or 'default: top-left'})",
@@ -199,7 +272,7 @@ def add_labels(p: argparse.ArgumentParser) -> None:
         "--labels",
         choices=("none", "numbers", "symbols"),
         default="none",
-        help="draw a number (the colour's rank) or a symbol in every cell, for colour-blind eyes",
+        help="draw a number (the colour's number: its rank from 1, as captions name it) or a symbol in every cell, for colour-blind eyes",
     )
 
 
@@ -418,8 +491,14 @@ def write_output(path: str, data: str | bytes, guard: SignalGuard | None = None)
 def read_board(path: str, start: str | tuple[int, int] = "top-left") -> Board:
     """The board in a CSV file (``-``: standard input)."""
     from ..csvio import read_board_csv
+    from ..errors import BoardFormatError
 
-    return read_board_csv(path, start=start)
+    try:
+        return read_board_csv(path, start=start)
+    except BoardFormatError as e:
+        if isinstance(start, str) and str(e).startswith("start cell"):
+            raise UsageError(name_option("--start", str(e), "start cell")) from None
+        raise
 
 
 # --------------------------------------------------------------------------- solving

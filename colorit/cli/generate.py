@@ -14,6 +14,11 @@ import sys
 from ..csvio import STDIO
 from . import core
 
+#: Colour ids are signed 64-bit integers (as ``colorit.generate.MAX_COLOURS``).
+MAX_COLOURS = 2**63 - 1
+#: numpy takes seeds of any size; a seed is reported and typed back, so keep it to 128 bits.
+MAX_SEED = 2**128 - 1
+
 
 def _size(text: str) -> tuple[int, int]:
     from ..generate import parse_size
@@ -22,9 +27,9 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--size", required=True, type=core.arg_type(_size), metavar="WxH", help="width x height, e.g. 14x14 or 20x12")
-    p.add_argument("--colours", "--colors", type=core.count_arg(1, "colours"), required=True, metavar="C", help="number of colours")
-    p.add_argument("--seed", type=core.count_arg(0, "seed"), default=None, metavar="S", help="random seed (default: a new one, reported)")
+    p.add_argument("--size", required=True, type=core.arg_type(_size, "--size", "size"), metavar="WxH", help="width x height, e.g. 14x14 or 20x12")
+    p.add_argument("--colours", "--colors", type=core.count_arg(1, "--colours", MAX_COLOURS), required=True, metavar="C", help="number of colours")
+    p.add_argument("--seed", type=core.count_arg(0, "--seed", MAX_SEED), default=None, metavar="S", help="random seed (default: a new one, reported)")
     p.add_argument("-o", "--output", default=STDIO, metavar="FILE", help="board file to write (default '-': standard output)")
     core.add_quiet(p, "no progress line (the seed of a board sent to standard output is still reported on standard error)")
 

@@ -17,6 +17,8 @@ from ..errors import ColoritError, SolutionError
 from . import core
 
 KINDS = {".gif": "gif", ".png": "png"}
+#: The longest pause between moves of a terminal replay (as ``render.terminal.replay`` allows).
+MAX_DELAY = 10.0
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -28,7 +30,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     core.add_memory(p)
     core.add_start(p)
     core.add_labels(p)
-    p.add_argument("--delay", type=core.seconds_arg, default=0.15, metavar="S", help="seconds between moves in the terminal (default 0.15)")
+    p.add_argument("--delay", type=core.pause_arg("--delay", MAX_DELAY), default=0.15, metavar="S", help=f"seconds between moves in the terminal, 0 to {MAX_DELAY:g} (default 0.15; 0: as fast as the terminal draws)")
     p.add_argument("--every", type=core.count_arg(1, "--every"), default=None, metavar="K", help="PNG: a key frame every K moves (default: about eight frames)")
     p.add_argument("--cell", type=core.count_arg(1, "--cell"), default=None, metavar="PX", help="pixels per cell (default: chosen from the board size)")
     core.add_quiet(p, "no summary line on standard error")
@@ -37,6 +39,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, ctx: core.Context) -> int:
     from ..csvio import read_moves_csv
 
+    algo = core.solver_name(args.algo)  # an unknown name fails before any reading
     kind = None
     if args.output is not None:
         kind = KINDS.get(os.path.splitext(args.output)[1].lower())
@@ -54,7 +57,7 @@ def run(args: argparse.Namespace, ctx: core.Context) -> int:
         signalled = core.EXIT_OK
     else:
         with core.SignalGuard(ctx.log) as guard:
-            solution = core.solve_within(board, args.algo, args.time_limit, args.max_memory, guard)
+            solution = core.solve_within(board, algo, args.time_limit, args.max_memory, guard)
         moves = list(solution.moves)
         what = f"{solution.algo}: {core.describe(solution)}"
         signalled = guard.exit_code

@@ -29,12 +29,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, ctx: core.Context) -> int:
     """Solve IN, write OUT; 0, or 130/143 when a signal cut the search short."""
-    from ..solvers import get_solver
-
     log = ctx.log
     if args.output == "-":
         log = ctx.log = Log(quiet=log.quiet, out=sys.stderr)
-    algo = get_solver(args.algo).name
+    algo = core.solver_name(args.algo)
     memory = args.max_memory
     limit = args.time_limit
     core.check_files([args.input], [args.output])

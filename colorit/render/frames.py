@@ -10,7 +10,7 @@ board with more colours than a 256-entry palette holds (about 240) gets RGB fram
 instead, and GIF encoding quantises them: slower, and its rarer colours come out
 approximate.
 
-Labels (``labels="numbers"``: code + 1; ``labels="symbols"``: a shape per code, drawn with
+Labels (``labels="numbers"``: the colour's number, code + 1, as the captions name it; ``labels="symbols"``: a shape per code, drawn with
 ImageDraw so no font needs the glyph) are drawn only in cells of at least
 ``MIN_LABEL_CELL`` (12) pixels whose numbers fit at ``MIN_LABEL_FONT`` (8) pixels or more;
 smaller cells show colours alone, without a warning (``labels_drawn`` says whether they
@@ -203,7 +203,7 @@ def _label_coverage(code: int, kind: str, size: int, number_font: int) -> bytes:
     """The label of colour code ``code`` in a ``size`` square as coverage 0..255 (row major)."""
     if kind == "numbers":
         img = Image.new("L", (size, size), 0)
-        ImageDraw.Draw(img).text((size / 2, size / 2), str(code + 1), fill=255, font=_font(number_font), anchor="mm")
+        ImageDraw.Draw(img).text((size / 2, size / 2), str(pal.number(code)), fill=255, font=_font(number_font), anchor="mm")
         return img.tobytes()
     big = Image.new("L", (size * _SUPERSAMPLE, size * _SUPERSAMPLE), 0)
     _draw_symbol(ImageDraw.Draw(big), pal.symbol(code), size * _SUPERSAMPLE)
@@ -435,14 +435,16 @@ def board_image(board: Board, *, cell: int | None = None, labels: str = "none") 
 
 
 def _captions(board: Board, moves: Sequence[int], steps: np.ndarray) -> list[tuple[str, str]]:
-    """The caption of each frame: ("move k/n", "colour ID") with "start" and "solved"."""
+    """The caption of each frame: ("move k/n", "colour N") with "start" and "solved";
+    N is the colour's number, as its labels show it (``palette.name``)."""
     move_ids = [int(m) for m in moves]
+    move_codes = board.codes_of(move_ids).tolist()
     n = len(move_ids)
     solved = board.n_colours == 1 or bool((steps >= 0).all())
     start_id = int(board.cells[board.start])
-    out = [(f"move 0/{n}", f"colour {start_id}  start")]
-    for k, m in enumerate(move_ids, 1):
-        out.append((f"move {k}/{n}", f"colour {m}" + ("  solved" if k == n and solved else "")))
+    out = [(f"move 0/{n}", f"{pal.name(int(board.codes[board.start]), start_id)}  start")]
+    for k, (m, c) in enumerate(zip(move_ids, move_codes), 1):
+        out.append((f"move {k}/{n}", pal.name(c, m) + ("  solved" if k == n and solved else "")))
     return out
 
 

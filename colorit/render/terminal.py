@@ -287,11 +287,12 @@ def replay(
 
 
 def _status(k: int, n: int, code: int, ident: int, tail: str, labels: str, width: int) -> str:
-    """The line under the board, "move k/n  ▇ colour ID", shortened to fit ``width``
-    columns (a wrapped line would throw the in-place redraw off by one)."""
-    before, after = f"move {k}/{n}  ", f" colour {ident}{tail}"
+    """The line under the board, "move k/n  ▇ colour N" (``palette.name``: the number
+    its labels show, and its id where that differs), shortened to fit ``width`` columns
+    (a wrapped line would throw the in-place redraw off by one)."""
+    before, after = f"move {k}/{n}  ", f" {pal.name(code, ident)}{tail}"
     if len(before) + 2 + len(after) > width:
-        before, after = f"{k}/{n} ", f" {ident}"
+        before, after = f"{k}/{n} ", f" {pal.number(code)}"
     if len(before) + 2 > width:
         return before[: max(1, width)].rstrip() or before[:1]
     return before + _swatch(code, labels) + after[: width - len(before) - 2]
@@ -313,7 +314,8 @@ def _replay_plain(
     for k in range(1, n + 1):
         _, flood, _ = position(k)
         shown = plain_char(move_codes[k - 1], labels)
-        name = f"colour {move_ids[k - 1]}" + (f" (drawn as {shown})" if shown != str(move_ids[k - 1]) else "")
+        number = pal.number(move_codes[k - 1])
+        name = pal.name(move_codes[k - 1], move_ids[k - 1]) + (f", drawn as {shown}" if shown != str(number) else "")
         out.write(f"move {k}/{n}: {name}, flood {int(flood.sum())} of {total} cells\n")
     grid, _, _ = position(n)
     out.write(("solved:\n" if solved_at_end else f"after {n} moves:\n") + board_text(grid, colour=False, labels=labels))

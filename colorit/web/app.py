@@ -29,7 +29,7 @@ from ..board import Board, parse_start
 from ..errors import BoardFormatError, SolutionError
 from ..solvers import DEFAULT_ALGO, get_solver, solver_names
 from . import errors
-from .config import MAX_COLOURS, ServerConfig
+from .config import DRAIN_MAX_BYTES, DRAIN_SECONDS, MAX_COLOURS, ServerConfig
 from .errors import ApiError, TooLarge
 from .pool import PoolClosed, SolveJob, SolverPool
 
@@ -128,6 +128,8 @@ class PaletteAnswer(BaseModel):
     colours: list[str]
     ink: list[str]
     symbols: list[str]
+    #: what a person reads for each code (its button, number label and key): code + 1
+    numbers: list[int]
 
 
 class Generated(BaseModel):
@@ -171,11 +173,22 @@ class _Guard:
     adds the security headers to every answer.
 
     Over the cap, the app's own answer (whatever it made of the cut-off read) is
-    dropped and a 413 goes out instead."""
+    dropped and a 413 goes out instead; before it, the rest of the body is read and
+    thrown away (up to ``drain_bytes`` in all, for at most ``drain_seconds``), so that
+    a client still sending it, such as Python's urllib, reads the 413 rather than a
+    reset connection. Beyond those bounds the connection is closed after the 413."""
 
-    def __init__(self, app: ASGIApp, max_body_bytes: int) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        max_body_bytes: int,
+        drain_bytes: int = DRAIN_MAX_BYTES,
+        drain_seconds: float = DRAIN_SECONDS,
+    ) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
+        self.drain_bytes = drain_bytes
+        self.drain_seconds = drain_seconds
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -185,17 +198,21 @@ class _Guard:
         too_large = _declared_length(scope) > limit
         started = False
         received = 0
+        body_done = False  # the last part of the body (or a disconnect) has been read
 
         async def limited_receive() -> Message:
-            nonlocal received, too_large
+            nonlocal received, too_large, body_done
             if too_large:
                 raise _BodyTooLarge
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
+                body_done = not message.get("more_body", False)
                 if received > limit:
                     too_large = True
                     raise _BodyTooLarge
+            else:
+                body_done = True
             return message
 
         async def guarded_send(message: Message) -> None:
@@ -214,11 +231,38 @@ class _Guard:
                 if not too_large or started:
                     raise
         if too_large and not started:
-            response = errors.error_response(
-                413, f"the request body is over this server's limit of {limit:,} bytes", {"Connection": "close"}
+            if not body_done and not _expects_continue(scope):
+                await self._drain(receive, received)
+            status, message, headers = errors.describe(
+                TooLarge(f"the request body is over this server's limit of {limit:,} bytes")
             )
+            response = errors.error_response(status, message, {**headers, "Connection": "close"})
             started = True
             await response(scope, receive, guarded_send)
+
+    async def _drain(self, receive: Receive, received: int) -> None:
+        """Read and drop the rest of a request body: to its end, to ``drain_bytes`` in
+        all or for ``drain_seconds``, whichever comes first."""
+        try:
+            async with asyncio.timeout(self.drain_seconds):
+                while received < self.drain_bytes:
+                    message = await receive()
+                    if message["type"] != "http.request":
+                        return
+                    received += len(message.get("body", b""))
+                    if not message.get("more_body", False):
+                        return
+        except TimeoutError:
+            return
+
+
+def _expects_continue(scope: Scope) -> bool:
+    """The client waits for "100 Continue" before it sends the body: it has sent none
+    yet, and reading would only ask for it."""
+    for name, value in scope.get("headers", []):
+        if name == b"expect" and value.lower() == b"100-continue":
+            return True
+    return False
 
 
 class _BodyTooLarge(Exception):

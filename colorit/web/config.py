@@ -9,7 +9,6 @@ board cap, each solve's memory from the machine's RAM shared among the workers).
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass
 
 from ..errors import ColoritError
@@ -26,18 +25,25 @@ MAX_COLOURS = 1024
 #: a board row in JSON costs at most this many bytes per cell ("-9223372036854775808," )
 _BYTES_PER_CELL = 21
 _BODY_SLACK = 64 * 1024
+#: A body over the limit is still read (and dropped) up to this many bytes in all, for
+#: at most this many seconds, before the 413 goes out: a client that sends the whole
+#: body before it reads an answer (urllib, many scripts) then reads the 413 instead of
+#: a reset connection. Beyond either bound the server answers and closes.
+DRAIN_MAX_BYTES = 64 << 20
+DRAIN_SECONDS = 30.0
 
 
 def default_workers() -> int:
-    """One solver process per core this process may run on."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
+    """One solver process per core this process may run on, no more than its cgroup's
+    (container's) CPU quota."""
+    from ..limits import available_cpus
+
+    return available_cpus()
 
 
 def _half_the_memory() -> int:
-    """What the library gives one search by default: half the machine's RAM."""
+    """What the library gives one search by default: half the machine's RAM (or of its
+    container's memory limit)."""
     from ..solvers import Limits
 
     return Limits().memory_bytes()

@@ -5,6 +5,8 @@ import { readFileSync } from "node:fs";
 import {
   Board,
   Game,
+  codeOfKey,
+  colourName,
   decodeBoardBytes,
   decodeShare,
   encodeShare,
@@ -103,7 +105,11 @@ function json(c) {
   return { value: JSON.stringify(value, (k, v) => (typeof v === "number" ? String(v) : v)) };
 }
 
-const ops = { flood, csv, share, bad_share: badShare, json };
+function names(c) {
+  return { name: colourName(c.number, c.id), key: codeOfKey(c.key, c.numbers) };
+}
+
+const ops = { flood, csv, share, bad_share: badShare, json, names };
 const handler = ops[request.op];
 if (!handler) throw new Error(`unknown op ${request.op}`);
 process.stdout.write(JSON.stringify(request.cases.map(handler)));

@@ -5,6 +5,8 @@ import {
   BoardFormatError,
   Game,
   canonicalId,
+  codeOfKey,
+  colourName,
   decodeBoardBytes,
   decodeShare,
   parseBoardCsv,
@@ -304,7 +306,7 @@ class BoardView {
     const c = sprite.getContext("2d");
     const ink = this.palette.ink[code];
     if (this.labels === "numbers") {
-      const text = String(code + 1);
+      const text = String(this.palette.numbers[code]);
       c.fillStyle = ink;
       c.font = `600 ${Math.round(size * (text.length > 2 ? 0.36 : 0.48))}px system-ui, sans-serif`;
       c.textAlign = "center";
@@ -501,12 +503,14 @@ function buildPalette() {
     button.dataset.code = String(code);
     button.style.background = palette.colours[code];
     button.style.color = palette.ink[code];
-    const key = code < 9 ? ` (key ${code + 1})` : "";
-    button.title = `colour ${board.ids[code]}${key}`;
-    button.setAttribute("aria-label", `colour ${code + 1}: id ${board.ids[code]}`);
+    // one numbering (colorit.palette.number): the button, its key, labels and captions
+    const shown = palette.numbers[code];
+    const key = codeOfKey(String(shown), palette.numbers) === code ? ` (key ${shown})` : "";
+    button.title = `${colourName(shown, board.ids[code])}${key}`;
+    button.setAttribute("aria-label", colourName(shown, board.ids[code]));
     if (symbols) button.append(shapeSvg(palette.symbols[code], palette.ink[code]));
     const number = document.createElement("span");
-    number.textContent = String(code + 1);
+    number.textContent = String(shown);
     button.append(number);
     box.append(button);
   }
@@ -987,7 +991,7 @@ function wire() {
       if (key === "z" && !event.shiftKey) undo();
       else if (key === "y" || (key === "z" && event.shiftKey)) redo();
       else return;
-    } else if (/^[1-9]$/.test(key)) playCode(Number(key) - 1);
+    } else if (/^[1-9]$/.test(key)) playCode(codeOfKey(key, state.palette.numbers));
     else if (key === "u") undo();
     else if (key === "r") redo();
     else if (key === "h") guard(hint)();

@@ -221,6 +221,28 @@ export class Board {
 }
 
 /** The start cell [row, col] named by "top-left" or "center" ("centre"): as parse_start. */
+/**
+ * How a person names colour code `code` (as colorit.palette.name): "colour N" with N the
+ * colour's number (the server's palette `numbers`, code + 1: its button, label and key),
+ * and its id beside it where the id differs: "colour 3 (id 2)".
+ * @param {number} number the colour's number, from the palette
+ * @param {string} id the colour's exact decimal id
+ */
+export function colourName(number, id) {
+  return id === undefined || String(id) === String(number) ? `colour ${number}` : `colour ${number} (id ${id})`;
+}
+
+/**
+ * The colour code a key plays: the code whose number (the palette's `numbers`) the key
+ * shows, -1 for none. Keys 1-9 reach the first nine colours.
+ * @param {string} key
+ * @param {number[]} numbers the palette's number of each code
+ */
+export function codeOfKey(key, numbers) {
+  if (!/^[1-9]$/.test(key)) return -1;
+  return numbers.indexOf(Number(key));
+}
+
 export function startCell(spec, height, width) {
   if (Array.isArray(spec)) return [spec[0], spec[1]];
   const text = String(spec || "").trim().toLowerCase();
