@@ -101,10 +101,11 @@ class _Reader:
         m = _NUMBER.match(self.text, self.pos)
         if not m:
             raise self.fail(f"expected {what} (a whole number), found {self.shown()}")
-        if len(m.group()) > len(str(limit)) or int(m.group()) > limit:
+        digits = m.group().lstrip("0") or "0"  # int() refuses texts of thousands of digits
+        if len(digits) > len(str(limit)) or int(digits) > limit:
             raise self.fail(f"{what} {m.group()} is more than {limit}")
         self.pos = m.end()
-        return int(m.group())
+        return int(digits)
 
     def expect(self, ch: str, why: str) -> None:
         if self.peek() != ch:
