@@ -64,7 +64,7 @@ class Reader {
 /**
  * The parts of a game ID (either form; spaces and tabs around it are ignored):
  * {width, height, values: Int32Array of colour ids in reading order, colours,
- * extra (null in the short form), limit}. BoardFormatError naming the column otherwise.
+ * extra (null in the short form), limit, text: the ID without the spaces around it}. BoardFormatError naming the column otherwise.
  * @param {string} text
  * @param {string} name what messages call it
  * @param {number|null} line its line in a file, if it came from one
@@ -120,7 +120,8 @@ export function parseGameId(text, name = "game ID", line = null) {
   r.expect(",", "and the move limit after the description");
   const limit = r.number("the move limit", MAX_MOVES);
   if (r.peek()) throw r.fail(`unexpected ${r.shown()} after the move limit`);
-  return { width, height, values, colours: colours ?? highest + 1, extra, limit };
+  const trimmed = r.chars.slice(sizeAt).join("");
+  return { width, height, values, colours: colours ?? highest + 1, extra, limit, text: trimmed };
 }
 
 /** The Board a parsed game ID describes (ids: the cells' character values). */
