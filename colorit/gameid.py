@@ -121,7 +121,7 @@ def parse_game_id(text: str, name: str = "game ID", line: int | None = None) -> 
         r.pos += 1
     end = len(text.rstrip(" \t"))
     r.text = text[:end]
-    if r.pos == end:
+    if r.pos >= end:
         raise r.fail("empty game ID, expected WxH:DESC,LIMIT")
     size_at = r.pos
     width = r.number("the width", MAX_CELLS)

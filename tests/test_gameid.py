@@ -170,10 +170,11 @@ def test_solve_and_check_read_an_id_file(tmp_path: Path, capsys: pytest.CaptureF
 
 
 def test_an_id_on_standard_input() -> None:
-    proc = run("solve", "-", "-", "--time-limit", "30", stdin="3x2:012201,3\n")
+    assert optimal_length([[0, 1, 2], [2, 0, 1]]) == 4
+    proc = run("solve", "-", "-", "--time-limit", "30", stdin="3x2:012201,5\n")
     assert proc.returncode == 0, proc.stderr
-    assert "game ID: limit 3, par 3" in proc.stderr
-    assert len(proc.stdout.split()) == 3
+    assert "game ID: limit 5, par 4\n" in proc.stderr
+    assert len(proc.stdout.split()) == 4
     bad = run("check", "-", __file__, stdin="3x2:0122,3\n")
     assert bad.returncode == 2
     assert_one_line_error(bad.stderr, "<stdin>:1:10: the description has 4 cells, a 3x2 board needs 6")
