@@ -177,7 +177,7 @@ def test_an_id_on_standard_input() -> None:
     assert len(proc.stdout.split()) == 4
     bad = run("check", "-", __file__, stdin="3x2:0122,3\n")
     assert bad.returncode == 2
-    assert_one_line_error(bad.stderr, "<stdin>:1:10: the description has 4 cells, a 3x2 board needs 6")
+    assert_one_line_error(bad.stderr, "<stdin>:1:9: the description has 4 cells, a 3x2 board needs 6")
 
 
 @pytest.mark.parametrize(("size", "colours", "seed", "extra"), [("4x3", 3, 1, 0), ("3x4", 4, 2, 5), ("5x2", 3, 3, 1), ("3x3", 5, 4, 0)])
