@@ -208,6 +208,22 @@ def test_generate_tatham_to_standard_output_and_its_refusals(capsys: pytest.Capt
     code, _, stderr = in_process(capsys, "generate", "--size", "3x3", "--colours", "37", "--format", "tatham")
     assert code == 2
     assert_one_line_error(stderr, "--colours: a game ID names at most 36 colours")
+    code, _, stderr = in_process(capsys, "generate", "--size", "3x3", "--colours", "3", "--extra", "2")
+    assert code == 2
+    assert_one_line_error(stderr, "--extra goes with --format tatham")
     code, _, stderr = in_process(capsys, "generate", "--size", "3x3", "--colours", "3", "--format", "sgf")
     assert code == 2
     assert_one_line_error(stderr, "--format")
+
+
+def test_generate_tatham_says_when_the_optimum_is_not_proven(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A board too big to prove in the time given: the best answer found, and a warning."""
+    out = tmp_path / "big.txt"
+    args = ["generate", "--size", "60x60", "--colours", "9", "--seed", "5", "--format", "tatham", "--extra", "1"]
+    code, stdout, stderr = in_process(capsys, *args, "--time-limit", "0.1", "-q", "-o", out)
+    assert code == 0
+    assert stderr.startswith("colorit: warning: the optimum was not proven within 0.1 s") and stderr.count("\n") == 1
+    game = parse_game_id(out.read_text().strip())
+    assert game.cells.tolist() == random_board(60, 60, 9, seed=5).cells.tolist()
+    found = int(stderr.split("best answer found, ")[1].split(" ")[0])
+    assert game.limit == found + 1 and game.extra == 1

@@ -78,6 +78,8 @@ def tatham_id(board: Board, extra: int, limit: float, ctx: core.Context) -> tupl
 def run(args: argparse.Namespace, ctx: core.Context) -> int:
     from ..generate import random_board
 
+    if args.format == "csv" and args.extra:
+        raise core.UsageError("--extra goes with --format tatham (a CSV board has no move limit)")
     if args.format == "tatham" and args.colours > 36:
         raise core.UsageError(f"--colours: a game ID names at most 36 colours (0-9, A-Z), got {args.colours}")
 
