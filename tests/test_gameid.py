@@ -227,3 +227,13 @@ def test_generate_tatham_says_when_the_optimum_is_not_proven(tmp_path: Path, cap
     assert game.cells.tolist() == random_board(60, 60, 9, seed=5).cells.tolist()
     found = int(stderr.split("best answer found, ")[1].split(" ")[0])
     assert game.limit == found + 1 and game.extra == 1
+
+
+def test_solve_marks_a_best_answer_that_is_not_proven(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "big.txt"
+    path.write_text(format_game_id(random_board(60, 60, 9, seed=6), limit=99) + "\n")
+    code, out, _ = in_process(capsys, "solve", path, tmp_path / "answer.csv", "--time-limit", "0.3")
+    assert code == 0
+    (line,) = [line for line in out.splitlines() if "game ID" in line]
+    assert line.split("] ", 1)[1].startswith("game ID: limit 99, best found ")
+    assert line.endswith(" (not proven optimal)")
