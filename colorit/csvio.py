@@ -1,7 +1,8 @@
 """Reading boards and answers from CSV, writing them back.
 
 A board file has one row of the board per line, integer colour ids separated by commas;
-an answer file has one colour id per line (the original project's format). Reading is
+an answer file has one colour id per line (the original project's format). A board file
+may also hold a game ID of Simon Tatham's Flood instead (``colorit.gameid``). Reading is
 plain Python, not pandas: a board is small, and importing pandas would cost more than the
 whole warm solve. Every problem with a file is a ``BoardFormatError`` or ``OutputError``
 whose one-line message names the file, line and column (the value's position in its row),
@@ -25,6 +26,7 @@ import numpy as np
 
 from .board import START_CORNER, Board, parse_start
 from .errors import BoardFormatError, OutputError
+from .gameid import GameId, looks_like_game_id, parse_game_id
 
 StrPath = str | os.PathLike[str]
 
@@ -123,17 +125,34 @@ def parse_board_lines(lines: Sequence[str], name: str = "<board>") -> list[list[
 
 
 def read_board_csv(path: StrPath, start: str | tuple[int, int] = START_CORNER) -> Board:
-    """The board in a CSV file (one row per line).
+    """The board in a CSV file (one row per line) or a game ID file (one line).
 
     ``start`` is a start cell ``(row, col)`` or a spec for ``parse_start``
     (``"top-left"``, ``"center"``, ``"ROW,COL"``).
     """
+    return read_board_file(path, start)[0]
+
+
+def read_board_file(path: StrPath, start: str | tuple[int, int] = START_CORNER) -> tuple[Board, GameId | None]:
+    """The board in a file, and the game ID it was written as (``None`` for CSV).
+
+    A file whose first line holds a ``:`` is a game ID of Simon Tatham's Flood
+    (``colorit.gameid``): one line, blank lines after it allowed.
+    """
     name = display_name(path)
-    rows = parse_board_lines(_read_lines(path, "board"), name)
-    cells = np.array(rows, dtype=np.int64)
+    lines = _read_lines(path, "board")
+    game_id: GameId | None = None
+    if lines and looks_like_game_id(lines[0]):
+        for line_no, line in enumerate(lines[1:], start=2):
+            if line.strip():
+                raise BoardFormatError(f"{name}:{line_no}: a game ID file holds one line, found more")
+        game_id = parse_game_id(lines[0], name, line=1)
+        cells = game_id.cells
+    else:
+        cells = np.array(parse_board_lines(lines, name), dtype=np.int64)
     if isinstance(start, str):
         start = parse_start(start, cells.shape[0], cells.shape[1])
-    return Board(cells, start)
+    return Board(cells, start), game_id
 
 
 def read_moves_csv(path: StrPath) -> list[int]:

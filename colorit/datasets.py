@@ -117,7 +117,8 @@ def _split_lines(data: bytes) -> list[bytes]:
 def detect_format(path: StrPath, data: bytes | None = None) -> str:
     """``lines``, ``blocks``, ``csv`` or ``lengths`` for a file, from its name and content.
 
-    A ``.csv`` name or a comma in the first line means CSV; ``.opt``/``.best`` means
+    A ``.csv`` name or a comma in the first line means CSV (a ``:``, a game ID, is read
+    by the same reader); ``.opt``/``.best`` means
     lengths. Otherwise blank lines between boards mean blocks; lines of one length that
     is the square of the side a ``b<S>`` name announces (or, without such a name, of any
     side above 1) mean one board per line; a single group of lines is one block.
@@ -134,7 +135,7 @@ def detect_format(path: StrPath, data: bytes | None = None) -> str:
     first = next((line for line in lines if line), b"")
     if not first:
         raise BoardFormatError(f"{os.fspath(path)}: file is empty, expected boards")
-    if b"," in first:
+    if b"," in first or b":" in first:
         return "csv"
     start = next(i for i, line in enumerate(lines) if line)
     width = len(first)

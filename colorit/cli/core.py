@@ -28,6 +28,7 @@ from ..log import PROG, Log
 
 if TYPE_CHECKING:
     from ..board import Board
+    from ..gameid import GameId
     from ..solvers import Control, Solution
 
 # --------------------------------------------------------------------------- exit codes
@@ -489,12 +490,17 @@ def write_output(path: str, data: str | bytes, guard: SignalGuard | None = None)
 
 
 def read_board(path: str, start: str | tuple[int, int] = "top-left") -> Board:
-    """The board in a CSV file (``-``: standard input)."""
-    from ..csvio import read_board_csv
+    """The board in a CSV or game ID file (``-``: standard input)."""
+    return read_board_and_id(path, start)[0]
+
+
+def read_board_and_id(path: str, start: str | tuple[int, int] = "top-left") -> tuple[Board, GameId | None]:
+    """The board in a CSV or game ID file (``-``: standard input), and the game ID."""
+    from ..csvio import read_board_file
     from ..errors import BoardFormatError
 
     try:
-        return read_board_csv(path, start=start)
+        return read_board_file(path, start=start)
     except BoardFormatError as e:
         if isinstance(start, str) and str(e).startswith("start cell"):
             raise UsageError(name_option("--start", str(e), "start cell")) from None
@@ -560,6 +566,14 @@ def warm_up(algo: str, boards: Sequence[Board] = ()) -> None:
     from ..warmup import warm_for
 
     warm_for(algo, boards)
+
+
+def limit_beside_par(game_id: GameId, solution: Solution) -> str:
+    """The game ID's move limit beside the answer: ``game ID: limit 18, par 17`` (par:
+    the proven optimum), or the best found when it is not proven."""
+    n = len(solution.moves)
+    found = f"par {n}" if solution.proven_optimal else f"best found {n} (not proven optimal)"
+    return f"game ID: {game_id.describe_limit()}, {found}"
 
 
 def describe(solution: Solution) -> str:

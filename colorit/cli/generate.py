@@ -1,8 +1,14 @@
-"""``colorit generate --size WxH --colours C [--seed S] [-o FILE]``: a random board.
+"""``colorit generate --size WxH --colours C [--seed S] [--format csv|tatham] [-o FILE]``: a random board.
 
 The same seed, size and colours give the same board here, in the library
 (``colorit.generate.random_board``) and on the web page. The seed is always reported:
 with ``-o`` in the progress line, to standard output's board on standard error.
+
+``--format tatham`` writes the board as a game ID of Simon Tatham's Flood,
+``WxHcCmK:DESC,LIMIT`` with LIMIT the proven optimum plus K (``--extra``). The optimum
+comes from the exact solver within ``--time-limit``; a board it cannot prove in that
+time gets the best answer found as LIMIT's base, and a warning that says so (the
+warning is printed even with ``-q``: the file alone does not tell).
 """
 
 from __future__ import annotations
@@ -10,9 +16,13 @@ from __future__ import annotations
 import argparse
 import secrets
 import sys
+from typing import TYPE_CHECKING
 
 from ..csvio import STDIO
 from . import core
+
+if TYPE_CHECKING:
+    from ..board import Board
 
 #: Colour ids are signed 64-bit integers (as ``colorit.generate.MAX_COLOURS``).
 MAX_COLOURS = 2**63 - 1
@@ -31,21 +41,61 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--colours", "--colors", type=core.count_arg(1, "--colours", MAX_COLOURS), required=True, metavar="C", help="number of colours")
     p.add_argument("--seed", type=core.count_arg(0, "--seed", MAX_SEED), default=None, metavar="S", help="random seed (default: a new one, reported)")
     p.add_argument("-o", "--output", default=STDIO, metavar="FILE", help="board file to write (default '-': standard output)")
+    p.add_argument(
+        "--format",
+        choices=("csv", "tatham"),
+        default="csv",
+        help="csv (default), or tatham: a game ID of Simon Tatham's Flood, WxHcCmK:DESC,LIMIT with LIMIT the proven optimum + K",
+    )
+    p.add_argument("--extra", type=core.count_arg(0, "--extra", 10**9), default=0, metavar="K", help="--format tatham: extra moves the limit allows beyond the optimum (default 0)")
+    core.add_time_limit(p, "--format tatham: seconds to prove the optimum the limit counts from")
     core.add_quiet(p, "no progress line (the seed of a board sent to standard output is still reported on standard error)")
+
+
+def tatham_id(board: Board, extra: int, limit: float, ctx: core.Context) -> tuple[str, str]:
+    """``board``'s game ID with LIMIT = its optimum + ``extra`` and a note for the
+    progress line; the optimum proven by the exact solver within ``limit`` seconds, else
+    the best found, with a warning."""
+    from ..gameid import format_game_id, game_id_digits
+
+    game_id_digits(board)  # more than 36 colours: refused before any solving
+    with core.SignalGuard(ctx.log) as guard:
+        solution = core.solve_within(board, "auto", limit, None, guard)
+    if guard.requested:
+        raise core.UsageError(f"interrupted by {guard.signal_name} before the optimum was proven; nothing written")
+    n = len(solution.moves)
+    if solution.proven_optimal:
+        note = f"optimum {n} moves (proven), limit {n + extra}"
+    else:
+        note = f"best found {n} moves (not proven), limit {n + extra}"
+        ctx.log.warning(
+            f"the optimum was not proven within {limit:g} s: the limit counts from the best answer found, "
+            f"{n} moves (lower bound {solution.lower_bound}); a longer --time-limit may prove it"
+        )
+    return format_game_id(board, n + extra, extra), note
 
 
 def run(args: argparse.Namespace, ctx: core.Context) -> int:
     from ..generate import random_board
+
+    if args.format == "csv" and args.extra:
+        raise core.UsageError("--extra goes with --format tatham (a CSV board has no move limit)")
+    if args.format == "tatham" and args.colours > 36:
+        raise core.UsageError(f"--colours: a game ID names at most 36 colours (0-9, A-Z), got {args.colours}")
 
     width, height = args.size
     core.check_files([], [args.output])
     chosen = args.seed is None
     seed = secrets.randbits(32) if chosen else args.seed
     board = random_board(width, height, args.colours, seed)
-    core.write_output(args.output, str(board) + "\n")
+    text, note = str(board), ""
+    if args.format == "tatham":
+        text, note = tatham_id(board, args.extra, args.time_limit, ctx)
+        note = f"; game ID {note}"
+    core.write_output(args.output, text + "\n")
     if args.output == STDIO:
         if chosen or not ctx.log.quiet:
-            print(f"colorit generate: seed {seed}", file=sys.stderr, flush=True)
+            print(f"colorit generate: seed {seed}{note}", file=sys.stderr, flush=True)
     else:
-        ctx.log.info(f"wrote a {width}x{height} board with {args.colours} colours (seed {seed}) to {args.output}")
+        ctx.log.info(f"wrote a {width}x{height} board with {args.colours} colours (seed {seed}) to {args.output}{note}")
     return core.EXIT_OK

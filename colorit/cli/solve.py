@@ -18,7 +18,11 @@ from . import core
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("input", metavar="IN.csv", help="the board: one row per line, integer colour ids separated by commas ('-': standard input)")
+    p.add_argument(
+        "input",
+        metavar="IN.csv",
+        help="the board: one row per line, integer colour ids separated by commas, or a game ID of Simon Tatham's Flood ('-': standard input)",
+    )
     p.add_argument("output", metavar="OUT.csv", help="where to write the answer: one colour id per line ('-': standard output)")
     core.add_algo(p)
     core.add_time_limit(p, "seconds from the start of the process to the written answer")
@@ -43,7 +47,7 @@ def run(args: argparse.Namespace, ctx: core.Context) -> int:
     )
     with core.SignalGuard(log) as guard:
         log.info(f"reading board {args.input}")
-        board = core.read_board(args.input, start=args.start)
+        board, game_id = core.read_board_and_id(args.input, start=args.start)
         log.info(
             f"board {board.height} rows x {board.width} columns, {board.n_colours} colours, "
             f"start cell {board.start[0]},{board.start[1]}"
@@ -56,6 +60,8 @@ def run(args: argparse.Namespace, ctx: core.Context) -> int:
 
         solution = core.solve_on_time(board, algo, limit, memory, ctx, guard, on_improve=improved)
         log.info(core.describe(solution))
+        if game_id is not None:
+            log.info(core.limit_beside_par(game_id, solution))
         if solution.stopped == "time":
             log.info("the search was stopped by the time limit")
         elif solution.stopped == "memory":

@@ -9,12 +9,12 @@ import {
   colourName,
   decodeBoardBytes,
   decodeShare,
-  parseBoardCsv,
   parseJsonExact,
   shareBoardPart,
   shareMovesPart,
   startCell,
 } from "./game.js";
+import { parseBoardText } from "./gameid.js";
 
 const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
 const MAX_PALETTE = 1024; // GET /api/palette's limit
@@ -479,6 +479,7 @@ async function startGame(spec, board, moves = []) {
   describeGame();
   updateDownload();
   render();
+  document.dispatchEvent(new CustomEvent("colorit:game", { detail: { board, spec } })); // gameid_ui.js
   if (state.game.isSolved()) finish();
 }
 
@@ -544,10 +545,15 @@ async function generated(spec, moves = []) {
 }
 
 async function loadCsv(text, name) {
-  const board = parseBoardCsv(text, name, $("start").value);
+  const { board, game } = parseBoardText(text, name, $("start").value); // CSV or a game ID
+  await playBoard(board, name, game);
+}
+
+/** A game on a board read from a file, a paste or a game ID (`game`: its parts, or null). */
+async function playBoard(board, name, game = null) {
   const maxCells = state.config?.max_cells ?? 90000;
   if (board.size > maxCells) throw new BoardFormatError(`${name}: a ${board.width}x${board.height} board has ${board.size} cells; the server takes at most ${maxCells}`);
-  await startGame({ kind: "board", board, name }, board);
+  await startGame({ kind: "board", board, name, gameId: game }, board);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -753,6 +759,7 @@ async function finish() {
 function record(answer) {
   const moves = codesOf(state.board, answer.moves);
   const entry = { moves, proven: Boolean(answer.proven), lower_bound: answer.lower_bound };
+  document.dispatchEvent(new CustomEvent("colorit:answer", { detail: { board: state.board, length: moves.length, proven: entry.proven } }));
   learn([], moves, entry.proven);
   const best = state.finals.best;
   if (!best || moves.length < best.moves.length || (moves.length === best.moves.length && entry.proven)) {
@@ -939,6 +946,7 @@ function wire() {
     }),
   );
   $("paste-load").addEventListener("click", guard(() => loadCsv($("paste").value, "pasted board")));
+  document.addEventListener("colorit:play-board", (e) => guard(() => playBoard(e.detail.board, e.detail.name, e.detail.game))());
   $("palette").addEventListener("click", (event) => {
     const button = event.target.closest("button[data-code]");
     if (button) playCode(Number(button.dataset.code));
