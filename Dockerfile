@@ -22,17 +22,21 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PIP_ROOT_USER_ACTION=ignore \
     NUMBA_CACHE_DIR=/opt/colorit/numba-cache
 
 # Installed from a throwaway copy of the source, and warmed up from another folder, so
 # the kernels cached are those of the installed package (not of a ./colorit source tree).
 COPY pyproject.toml README.md /tmp/colorit-src/
 COPY colorit /tmp/colorit-src/colorit
-# Compile the kernels into NUMBA_CACHE_DIR now, so a run starts at once; any user
-# (docker run -u ...) may load them, and recompile them there if the CPU differs.
+# The libraries' own test suites (40 MB) are left out. The kernels are compiled into
+# NUMBA_CACHE_DIR now, so a run starts at once; any user (docker run -u ...) may load
+# them, and recompile them there if the CPU differs.
 RUN pip install --only-binary=numpy,numba,llvmlite,pillow,matplotlib,contourpy,kiwisolver,pydantic-core "/tmp/colorit-src[pictures,web]" \
     && rm -rf /tmp/colorit-src \
     && cd / \
+    && site="$(python -c 'import numpy, os; print(os.path.dirname(os.path.dirname(numpy.__file__)))')" \
+    && find "$site" -depth -type d -name tests -exec rm -rf {} + \
     && python -m colorit.warmup \
     && chmod -R a+rwX "$NUMBA_CACHE_DIR"
 
