@@ -151,6 +151,14 @@ def default_memory_bytes() -> int:
     return machine_memory() // 2
 
 
+def default_memory_text() -> str:
+    """The default cap as the command line shows it: ``512M (half of the container's
+    1G)`` or ``12G (half of this machine's 24G of RAM)``."""
+    total = machine_memory()
+    whose = f"the container's {format_size(total)}" if total < physical_memory() else f"this machine's {format_size(total)} of RAM"
+    return f"{format_size(total // 2)} (half of {whose})"
+
+
 def format_size(size: float) -> str:
     """``25769803776`` as ``24G``, ``1610612736`` as ``1.5G``: the way sizes are given."""
     for unit in "TGMK":

@@ -13,6 +13,7 @@ import argparse
 import sys
 
 from .. import __version__
+from ..limits import default_memory_text
 from ..log import PROG, Log
 from . import core
 
@@ -43,7 +44,7 @@ def run(args: argparse.Namespace, ctx: core.Context) -> int:
     log.info(
         f"{PROG} {__version__}: solve {args.input} -> {args.output} "
         f"(algo {algo}, time limit {limit:g} s, start {args.start}"
-        f"{'' if memory is None else f', max memory {memory} bytes'})"
+        f", max memory {default_memory_text() if memory is None else f'{memory} bytes'})"
     )
     with core.SignalGuard(log) as guard:
         log.info(f"reading board {args.input}")
