@@ -395,6 +395,7 @@ def phone() -> Iterator[Any]:
 
 
 LAYOUT = """
+window.scrollTo(0, 0);  // as the page opens: the first screen
 const box = (id) => document.querySelector(`[data-testid="${id}"]`).getBoundingClientRect();
 const board = box('board'), palette = box('palette');
 return {
@@ -413,8 +414,10 @@ def test_phone_layout_fits_390x844_with_symbols(phone: Any, server: str) -> None
     by_id(phone, "symbols").click()
     try:
         for size in (14, 20):
-            new_game(phone, size, size, 6, 17)
+            board = new_game(phone, size, size, 6, 17)
             par_shown(phone)
+            click_colour(phone, optimal_line(board)[0])
+            on_par_after(phone, 1)
             got = phone.execute_script(LAYOUT)
             assert got["innerWidth"] == 390
             assert got["scrollWidth"] <= got["innerWidth"], got
