@@ -447,3 +447,60 @@ def test_desktop_screenshot_with_symbols(page: Any) -> None:
     finally:
         by_id(page, "symbols").click()
         page.execute_script("localStorage.removeItem('colorit.labels')")
+
+
+# --------------------------------------------------------------------------------------
+# the daily rules (daily.js) in node, on days chosen around month and year ends
+
+NODE_DAILY = """
+import * as d from './colorit/web/static/daily.js';
+const cases = JSON.parse(process.argv[1]);
+const out = cases.map(([history, today]) => d.streak(history, today));
+const specs = JSON.parse(process.argv[2]).map((spec) => d.dailyDayOf(spec));
+const texts = JSON.parse(process.argv[3]).map(([day, result]) => d.shareText(day, result));
+console.log(JSON.stringify({streaks: out, days: specs, texts, seed: d.seedOf('2027-01-01')}));
+"""
+
+
+def test_daily_rules() -> None:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    at_par = {"moves": 18, "par": 18, "solved": True}
+    over = {"moves": 20, "par": 18, "solved": True}
+    ran_out = {"moves": 19, "par": 18, "solved": False}
+    days = [(dt.date(2026, 12, 29) + dt.timedelta(days=i)).isoformat() for i in range(5)]  # to 2027-01-02
+    cases = [
+        ({d: at_par for d in days}, days[-1]),  # five in a row across the year's end
+        ({d: at_par for d in days[:-1]}, days[-1]),  # today not played yet: up to yesterday
+        ({**{d: at_par for d in days[:-1]}, days[-1]: over}, days[-1]),  # today over par
+        ({days[0]: at_par, days[2]: at_par, days[3]: at_par}, days[3]),  # a day missed
+        ({d: ran_out for d in days}, days[-1]),
+    ]
+    want_streaks = [5, 4, 0, 2, 0]
+    spec = {"kind": "generated", "width": 14, "height": 14, "colours": 6, "start": [0, 0]}
+    specs = [
+        {**spec, "seed": "20270101"},
+        {**spec, "seed": "20270230"},  # no such day
+        {**spec, "seed": "20270101", "colours": 5},
+        {**spec, "seed": "20270101", "start": [7, 7]},
+        {**spec, "kind": "board"},
+    ]
+    want_days = ["2027-01-01", None, None, None, None]
+    texts = [("2027-01-01", at_par), ("2027-01-01", over), ("2027-01-01", ran_out), ("2027-01-01", {"moves": 20, "par": None, "solved": True})]
+    want_texts = [
+        "colorit daily 2027-01-01: 18/18 ✓",
+        "colorit daily 2027-01-01: 20/18",
+        "colorit daily 2027-01-01: X/18",
+        "colorit daily 2027-01-01: 20/?",
+    ]
+    done = subprocess.run(
+        [node, "--input-type=module", "-e", NODE_DAILY, json.dumps(cases), json.dumps(specs), json.dumps(texts)],
+        cwd=ROOT, capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    got = json.loads(done.stdout)
+    assert got["streaks"] == want_streaks
+    assert got["days"] == want_days
+    assert got["texts"] == want_texts
+    assert got["seed"] == 20270101

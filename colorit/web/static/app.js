@@ -545,7 +545,7 @@ function parChanged(par) {
   shown.dataset.state = par.status;
   if (par.proven && state.parStarted) shown.dataset.ms = (performance.now() - state.parStarted).toFixed(1);
   shown.title = par.status === "unknown" ? `par unknown: ${par.error || "no answer"}` : par.proven ? "the proven optimum" : "a lower bound: the optimum is being proven";
-  if (par.proven && par.answer) record(par.answer);
+  if (par.answer && par.status !== "proving") record(par.answer); // for hints and the end, proven or not
   if (!state.board) return;
   render();
   checkOnPar();
@@ -585,7 +585,7 @@ async function checkOnPar() {
   const { game, board } = state;
   const par = parSolve.par;
   renderOnPar();
-  if (!par.proven || game.isSolved() || outOfMoves() || state.mode !== "play") return;
+  if (!par.proven || game.isSolved() || outOfMoves()) return;
   const played = game.played();
   if (verdictOf(played)) return;
   const controller = new AbortController();
@@ -651,7 +651,7 @@ async function firstMoveOffPar(played, par, signal) {
  * result. Runs again when the par arrives after the end. */
 async function endOfGame() {
   const { game } = state;
-  if (!game || state.mode !== "play" || !(game.isSolved() || outOfMoves())) return;
+  if (!game || !(game.isSolved() || outOfMoves())) return;
   recordDaily();
   const par = parSolve.par;
   if (!par.proven || par.value === 0) return;
