@@ -590,7 +590,6 @@ async function checkOnPar() {
   if (verdictOf(played)) return;
   const controller = new AbortController();
   state.onParController = controller;
-  state.onParStarted = performance.now();
   const key = positionKey(played);
   const generation = state.generation;
   try {
@@ -1244,6 +1243,11 @@ function wire() {
     render();
     checkOnPar();
     if (outOfMoves()) finish();
+    else if (!state.game.isSolved()) {
+      // a longer limit (or free play) gives the moves back
+      $("summary").hidden = true;
+      $("par-end").hidden = true;
+    }
   });
   $("daily").addEventListener("click", guard(dailyBoard));
   $("replay-par").addEventListener("click", replayParLine);
