@@ -165,6 +165,8 @@ def test_the_end_names_the_move_that_lost_par_and_replays_the_optimal_line(page:
     assert by_id(page, "on-par").text == f"solved at par + {cost}"
     wait_until(page, lambda: by_id(page, "lost-par").text.startswith("Move "), timeout=30)
     assert by_id(page, "lost-par").text == f"Move 2 lost the par: after it, par + {cost} at best."
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    assert page.save_screenshot(str(SCREENSHOTS / "desktop-end.png"))
     by_id(page, "replay-par").click()
     wait_until(page, lambda: "solved by the optimal line" in by_id(page, "status").text, timeout=30)
     assert moves_shown(page) == par

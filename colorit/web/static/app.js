@@ -950,7 +950,9 @@ async function hint() {
     try {
       const answer = await api("/api/solve", solveBody(board, "auto", timeLimit(), game.gridJson()), controller.signal);
       if (generation !== state.generation) return;
-      learn(played, codesOf(board, answer.moves), Boolean(answer.proven));
+      const moves = codesOf(board, answer.moves);
+      if (!solvesFrom(board, played, moves)) throw new ApiError("the server's answer does not flood the board");
+      learn(played, moves, Boolean(answer.proven));
       known = state.known.get(key);
     } catch (e) {
       if (e.name === "AbortError") return;
