@@ -295,6 +295,53 @@ def test_busy_server_leaves_the_game_playable_with_par_unknown(page: Any) -> Non
     assert "solved" in by_id(page, "status").text
 
 
+STREAM_ANSWERS = """
+const [events] = arguments;
+const real = window.fetch;
+window.fetch = (url, init) => String(url) === '/api/solve/stream'
+  ? Promise.resolve(new Response(events, {status: 200, headers: {'Content-Type': 'text/event-stream'}}))
+  : real(url, init);
+"""
+
+
+def solve_events(bound: int, moves: list[int], proven: bool) -> str:
+    """A solve stream as the server words it: started, then the result."""
+    result = {"moves": moves, "proven": proven, "lower_bound": bound, "gap": 0.0, "elapsed_s": 0.1, "algo": "auto", "stopped": "time", "table_bytes": 0}
+    started = {"algo": "auto", "regions": 1, "lower_bound": bound}
+    return f"event: started\ndata: {json.dumps(started)}\n\nevent: result\ndata: {json.dumps(result)}\n\n"
+
+
+def test_an_unproven_par_stays_a_bound_and_sets_no_limit(page: Any) -> None:
+    board = random_board(9, 9, 5, seed=12)
+    bound = lower_bound(RegionGraph.from_board(board))
+    greedy = [int(m) for m in solve(board, "greedy").moves]
+    assert len(greedy) > bound
+    page.execute_script(STREAM_ANSWERS, solve_events(bound, greedy, proven=False))
+    try:
+        set_limit(page, "0")
+        new_game(page, 9, 9, 5, 12)
+        wait_until(page, lambda: by_id(page, "par").get_attribute("data-state") == "unproven")
+        assert by_id(page, "par").text == f"≥ {bound}"
+        assert f"best answer found: {len(greedy)} moves" in by_id(page, "par").get_attribute("title")
+        assert by_id(page, "on-par").text == f"par not proven in the time allowed: between {bound} and {len(greedy)}"
+        assert not by_id(page, "limit-shown").is_displayed()
+        for m in greedy[: bound + 1]:
+            click_colour(page, m)  # past "par + 0" of the bound: no limit without a proven par
+    finally:
+        set_limit(page, "")
+
+
+def test_an_answer_that_does_not_flood_the_board_is_no_par(page: Any) -> None:
+    board = random_board(9, 9, 5, seed=12)
+    optimal = optimal_line(board)
+    page.execute_script(STREAM_ANSWERS, solve_events(len(optimal) - 1, optimal[:-1], proven=True))
+    new_game(page, 9, 9, 5, 12)
+    wait_until(page, lambda: by_id(page, "par").text == "unknown")
+    assert "does not flood" in by_id(page, "par").get_attribute("title")
+    click_colour(page, optimal[0])
+    assert by_id(page, "on-par").get_attribute("data-state") == "unknown"
+
+
 @pytest.fixture()
 def lone_server() -> Iterator[tuple[str, subprocess.Popen[str]]]:
     """A server of the test's own, to stop in the middle of a game."""

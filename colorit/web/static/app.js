@@ -544,7 +544,12 @@ function parChanged(par) {
   shown.textContent = parText(par);
   shown.dataset.state = par.status;
   if (par.proven && state.parStarted) shown.dataset.ms = (performance.now() - state.parStarted).toFixed(1);
-  shown.title = par.status === "unknown" ? `par unknown: ${par.error || "no answer"}` : par.proven ? "the proven optimum" : "a lower bound: the optimum is being proven";
+  const best = par.best ? ` (best answer found: ${par.best} moves)` : "";
+  shown.title =
+    par.status === "unknown" ? `par unknown: ${par.error || "no answer"}`
+    : par.proven ? "the proven optimum: the fewest moves that flood this board"
+    : par.status === "unproven" ? `a lower bound: the optimum was not proven in the time allowed${best}`
+    : `a lower bound: the optimum is being proven${best}`;
   if (par.answer && par.status !== "proving") record(par.answer); // for hints and the end, proven or not
   if (!state.board) return;
   render();

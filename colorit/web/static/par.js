@@ -40,7 +40,9 @@ export function moveLimit(par, extra) {
  */
 export function onParStatus(par, played, verdict, solved = false) {
   if (par.status === "unknown") return { state: "unknown", text: "par unknown: the server gave no answer" };
-  if (!par.proven) return { state: "pending", text: par.bound > 0 ? `par being proven (≥ ${par.bound})` : "par being proven…" };
+  const between = par.best ? `between ${par.bound} and ${par.best}` : `≥ ${par.bound}`;
+  if (par.status === "unproven") return { state: "unknown", text: `par not proven in the time allowed: ${between}` };
+  if (!par.proven) return { state: "pending", text: par.bound > 0 ? `par being proven: ${between}` : "par being proven…" };
   if (solved) {
     const over = played - par.value;
     return over <= 0 ? { state: "on", text: `solved at par: ${played}/${par.value} ✓` } : { state: "off", text: `solved at par + ${over}` };
