@@ -70,7 +70,7 @@ def par_shown(driver: Any) -> int:
 def on_par_after(driver: Any, moves: int) -> Any:
     """The on-par status once it is worked out for the position after ``moves`` moves."""
     box = by_id(driver, "on-par")
-    wait_until(driver, lambda: box.get_attribute("data-moves") == str(moves) and box.get_attribute("data-state") != "pending", timeout=30)
+    wait_until(driver, lambda: box.get_attribute("data-moves") == str(moves) and box.get_attribute("data-settled") == "true", timeout=30)
     return box
 
 

@@ -423,6 +423,7 @@ const state = {
   summaryController: null,
   generation: 0, // bumped by each new game, so late answers for an old board are dropped
   verdicts: new Map(), // position key -> {remaining} | {atLeast} | {error}: "still optimal?"
+  interim: new Map(), // position key -> what a solve's first events said, until its answer
   onParController: null, // the position's solve, cancelled by the next move
   lostPar: null, // the end's analysis: {move, line} or null
   endController: null,
@@ -488,6 +489,7 @@ async function startGame(spec, board, moves = []) {
   state.onParController?.abort();
   state.endController?.abort();
   state.verdicts = new Map();
+  state.interim = new Map();
   state.lostPar = null;
   state.dailyDay = dailyDayOf(spec) === dayOf() ? dayOf() : null;
   state.spec = spec;
@@ -597,14 +599,33 @@ async function checkOnPar() {
   state.onParController = controller;
   const key = positionKey(played);
   const generation = state.generation;
+  const left = par.value - played.length; // moves left to finish at par
+  // what the solve's events say before its answer: the position's bound already over
+  // what is left (par lost), or an answer of no more than that (par kept: since par is
+  // the optimum from the start, that answer is the optimum from here)
+  const early = (verdict) => {
+    state.interim.set(key, verdict);
+    if (positionKey(state.game.played()) === key) renderOnPar();
+  };
   try {
     const seconds = state.config?.max_time ?? 30;
-    const answer = await api("/api/solve", solveBody(board, "auto", seconds, game.gridJson()), controller.signal);
-    if (generation !== state.generation) return;
+    let answer = null;
+    for await (const { event, data } of eventStream("/api/solve/stream", solveBody(board, "auto", seconds, game.gridJson()), controller.signal)) {
+      if (generation !== state.generation) return;
+      if (event === "started" && data.lower_bound > left) early({ atLeast: data.lower_bound });
+      else if (event === "progress" && data.moves <= left) early({ remaining: data.moves });
+      else if (event === "error") throw new ApiError(data.error);
+      else if (event === "result") {
+        answer = data;
+        break;
+      }
+    }
+    if (!answer) throw new ApiError("the server ended the stream without an answer");
     const moves = codesOf(board, answer.moves);
     if (!solvesFrom(board, played, moves)) throw new ApiError("the server's answer does not flood the board");
-    learn(played, moves, Boolean(answer.proven));
-    state.verdicts.set(key, answer.proven ? { remaining: moves.length } : { atLeast: answer.lower_bound, best: moves.length });
+    const optimal = Boolean(answer.proven) || moves.length <= left;
+    learn(played, moves, optimal);
+    state.verdicts.set(key, optimal ? { remaining: moves.length } : { atLeast: answer.lower_bound, best: moves.length });
   } catch (e) {
     if (e.name === "AbortError" || generation !== state.generation) return;
     state.verdicts.set(key, { error: e instanceof ApiError ? e.message : "no answer" });
@@ -618,11 +639,15 @@ function renderOnPar() {
   const box = $("on-par");
   const { game } = state;
   if (!game) return;
-  let status;
+  let status = null;
   if (outOfMoves()) status = { state: "off", text: `out of moves: the limit was ${limitNow()} (par ${parSolve.par.value} + ${extraMoves()})` };
-  else status = onParStatus(parSolve.par, game.pos, verdictOf(game.played()), game.isSolved());
+  const final = verdictOf(game.played());
+  const shown = final ?? state.interim.get(positionKey(game.played())) ?? null;
+  if (!status) status = onParStatus(parSolve.par, game.pos, shown, game.isSolved());
   if (box.textContent !== status.text) box.textContent = status.text;
   box.dataset.state = status.state;
+  // settled: nothing more will come for this position (tests and benchmarks wait for it)
+  box.dataset.settled = String(status.state !== "pending" && (final !== null || shown === null));
   box.dataset.moves = String(game.pos);
 }
 
