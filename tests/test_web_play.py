@@ -166,6 +166,7 @@ def test_the_end_names_the_move_that_lost_par_and_replays_the_optimal_line(page:
     wait_until(page, lambda: by_id(page, "lost-par").text.startswith("Move "), timeout=30)
     assert by_id(page, "lost-par").text == f"Move 2 lost the par: after it, par + {cost} at best."
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.execute_script("arguments[0].scrollIntoView({block: 'end'})", by_id(page, "par-end"))
     assert page.save_screenshot(str(SCREENSHOTS / "desktop-end.png"))
     by_id(page, "replay-par").click()
     wait_until(page, lambda: "solved by the optimal line" in by_id(page, "status").text, timeout=30)
