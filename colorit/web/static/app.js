@@ -15,6 +15,8 @@ import {
   startCell,
 } from "./game.js";
 import { parseBoardText } from "./gameid.js";
+import { ParSolve, moveLimit, onParStatus, parText, solvesFrom } from "./par.js";
+import { DAILY, atPar, dailyDayOf, dayOf, loadHistory, recordResult, seedOf, shareText, streak } from "./daily.js";
 
 const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
 const MAX_PALETTE = 1024; // GET /api/palette's limit
@@ -272,6 +274,24 @@ class BoardView {
       ctx.drawImage(this.sprite(this.game.floodColour(this.shown)), Math.round(c * this.scale), Math.round(r * this.scale), size, size);
     }
     this.drawOutline();
+    this.drawStartMark();
+  }
+
+  /** A frame inside the start cell (clear of its centre and of its label), so the player
+   * sees where the flood grows from; too small to see on tiny cells, so left out there. */
+  drawStartMark() {
+    const s = this.scale;
+    if (s < 8) return;
+    const [r, c] = this.board.start;
+    const inset = s * 0.04;
+    const width = Math.max(1.5, s * 0.06);
+    const { ctx } = this;
+    ctx.strokeStyle = "rgba(0,0,0,0.9)";
+    ctx.lineWidth = width * 2;
+    ctx.strokeRect(c * s + inset + width, r * s + inset + width, s - 2 * (inset + width), s - 2 * (inset + width));
+    ctx.strokeStyle = "#ffffff";
+    ctx.lineWidth = width;
+    ctx.strokeRect(c * s + inset + width, r * s + inset + width, s - 2 * (inset + width), s - 2 * (inset + width));
   }
 
   drawOutline() {
@@ -402,6 +422,12 @@ const state = {
   hintController: null,
   summaryController: null,
   generation: 0, // bumped by each new game, so late answers for an old board are dropped
+  verdicts: new Map(), // position key -> {remaining} | {atLeast} | {error}: "still optimal?"
+  interim: new Map(), // position key -> what a solve's first events said, until its answer
+  onParController: null, // the position's solve, cancelled by the next move
+  lostPar: null, // the end's analysis: {move, line} or null
+  endController: null,
+  dailyDay: null, // the day whose daily board this is, or null
   urlTimer: 0,
 };
 
@@ -455,10 +481,17 @@ async function startGame(spec, board, moves = []) {
   }
   const palette = await paletteFor(board.nColours);
   state.generation++;
+  parSolve.reset();
   cancelSolves();
   stopReplay();
   state.hintController?.abort();
   state.summaryController?.abort();
+  state.onParController?.abort();
+  state.endController?.abort();
+  state.verdicts = new Map();
+  state.interim = new Map();
+  state.lostPar = null;
+  state.dailyDay = dailyDayOf(spec) === dayOf() ? dayOf() : null;
   state.spec = spec;
   state.board = board;
   state.palette = palette;
@@ -475,12 +508,255 @@ async function startGame(spec, board, moves = []) {
   for (const i of [0, 1]) setResult(i, "idle", "–");
   $("moves-2").textContent = "0";
   $("summary").hidden = true;
+  $("par-end").hidden = true;
+  $("daily-end").hidden = true;
   showError("");
   describeGame();
   updateDownload();
   render();
   document.dispatchEvent(new CustomEvent("colorit:game", { detail: { board, spec } })); // gameid_ui.js
   if (state.game.isSolved()) finish();
+  proveParOf(board);
+}
+
+// ---------------------------------------------------------------------------------------
+// Par: the board's proven optimum, the move limit, and "still optimal?" after each move
+
+const parSolve = new ParSolve(
+  (body, signal) => eventStream("/api/solve/stream", body, signal),
+  (ids) => codesOf(state.board, ids),
+  parChanged,
+);
+
+function proveParOf(board) {
+  if (board.nColours === 1) {
+    // nothing to play: par 0, and no server needed to say so
+    parSolve.cancel();
+    parSolve.par = { status: "proven", proven: true, value: 0, bound: 0, best: 0, answer: null };
+    return parChanged(parSolve.par);
+  }
+  state.parStarted = performance.now();
+  // the longest solve the server allows: the par is worth the wait, and is shown as
+  // "≥ L" meanwhile; a new board cancels it
+  const seconds = state.config?.max_time ?? 30;
+  parSolve.prove(board, solveBody(board, "auto", seconds));
+}
+
+function parChanged(par) {
+  const shown = $("par");
+  shown.textContent = parText(par);
+  shown.dataset.state = par.status;
+  if (par.proven && state.parStarted) shown.dataset.ms = (performance.now() - state.parStarted).toFixed(1);
+  const best = par.best ? ` (best answer found: ${par.best} moves)` : "";
+  shown.title =
+    par.status === "unknown" ? `par unknown: ${par.error || "no answer"}`
+    : par.proven ? "the proven optimum: the fewest moves that flood this board"
+    : par.status === "unproven" ? `a lower bound: the optimum was not proven in the time allowed${best}`
+    : `a lower bound: the optimum is being proven${best}`;
+  if (par.answer && par.status !== "proving") record(par.answer); // for hints and the end, proven or not
+  if (!state.board) return;
+  render();
+  checkOnPar();
+  if (par.status === "proven" || par.status === "unknown" || par.status === "unproven") endOfGame();
+}
+
+/** Extra moves over par chosen for the limit: null for free play. */
+function extraMoves() {
+  const text = $("limit").value.trim();
+  if (!/^[0-9]+$/.test(text)) return null;
+  return Number(text);
+}
+
+function limitNow() {
+  return moveLimit(parSolve.par, extraMoves());
+}
+
+/** The moves ran out before the board was flooded: the game is over. */
+function outOfMoves() {
+  const limit = limitNow();
+  return limit !== null && state.game.pos >= limit && !state.game.isSolved();
+}
+
+function verdictOf(played) {
+  const key = positionKey(played);
+  if (state.verdicts.has(key)) return state.verdicts.get(key);
+  const known = state.known.get(key);
+  if (known && known.proven) return { remaining: known.moves.length };
+  return null;
+}
+
+/** Ask the server for the exact optimum from the position (the hint's solve), unless it
+ * is known; the next move cancels it. */
+async function checkOnPar() {
+  state.onParController?.abort();
+  state.onParController = null;
+  const { game, board } = state;
+  const par = parSolve.par;
+  renderOnPar();
+  if (!par.proven || game.isSolved() || outOfMoves()) return;
+  const played = game.played();
+  if (verdictOf(played)) return;
+  const controller = new AbortController();
+  state.onParController = controller;
+  const key = positionKey(played);
+  const generation = state.generation;
+  const left = par.value - played.length; // moves left to finish at par
+  // what the solve's events say before its answer: the position's bound already over
+  // what is left (par lost), or an answer of no more than that (par kept: since par is
+  // the optimum from the start, that answer is the optimum from here)
+  const early = (verdict) => {
+    state.interim.set(key, verdict);
+    if (positionKey(state.game.played()) === key) renderOnPar();
+  };
+  try {
+    const seconds = state.config?.max_time ?? 30;
+    let answer = null;
+    for await (const { event, data } of eventStream("/api/solve/stream", solveBody(board, "auto", seconds, game.gridJson()), controller.signal)) {
+      if (generation !== state.generation) return;
+      if (event === "started" && data.lower_bound > left) early({ atLeast: data.lower_bound });
+      else if (event === "progress" && data.moves <= left) early({ remaining: data.moves });
+      else if (event === "error") throw new ApiError(data.error);
+      else if (event === "result") {
+        answer = data;
+        break;
+      }
+    }
+    if (!answer) throw new ApiError("the server ended the stream without an answer");
+    const moves = codesOf(board, answer.moves);
+    if (!solvesFrom(board, played, moves)) throw new ApiError("the server's answer does not flood the board");
+    const optimal = Boolean(answer.proven) || moves.length <= left;
+    learn(played, moves, optimal);
+    state.verdicts.set(key, optimal ? { remaining: moves.length } : { atLeast: answer.lower_bound, best: moves.length });
+  } catch (e) {
+    if (e.name === "AbortError" || generation !== state.generation) return;
+    state.verdicts.set(key, { error: e instanceof ApiError ? e.message : "no answer" });
+  } finally {
+    if (state.onParController === controller) state.onParController = null;
+  }
+  if (positionKey(state.game.played()) === key) renderOnPar();
+}
+
+function renderOnPar() {
+  const box = $("on-par");
+  const { game } = state;
+  if (!game) return;
+  let status = null;
+  if (outOfMoves()) status = { state: "off", text: `out of moves: the limit was ${limitNow()} (par ${parSolve.par.value} + ${extraMoves()})` };
+  const final = verdictOf(game.played());
+  const shown = final ?? state.interim.get(positionKey(game.played())) ?? null;
+  if (!status) status = onParStatus(parSolve.par, game.pos, shown, game.isSolved());
+  if (box.textContent !== status.text) box.textContent = status.text;
+  box.dataset.state = status.state;
+  // settled: nothing more will come for this position (tests and benchmarks wait for it)
+  box.dataset.settled = String(status.state !== "pending" && (final !== null || shown === null));
+  box.dataset.moves = String(game.pos);
+}
+
+/** The first move after which par was out of reach (from each position's exact solve,
+ * asked now for those the player went past too fast), or null when par was kept. */
+async function firstMoveOffPar(played, par, signal) {
+  const { board } = state;
+  if (state.game.isSolved() && played.length <= par) return null;
+  for (let i = 1; i <= played.length; i++) {
+    const line = played.slice(0, i);
+    let verdict = verdictOf(line);
+    if (!verdict || verdict.error) {
+      const answer = await api("/api/solve", solveBody(board, "auto", state.config?.max_time ?? 30, new Game(board, line).gridJson()), signal);
+      const moves = codesOf(board, answer.moves);
+      if (!solvesFrom(board, line, moves)) throw new ApiError("the server's answer does not flood the board");
+      learn(line, moves, Boolean(answer.proven));
+      verdict = answer.proven ? { remaining: moves.length } : { atLeast: answer.lower_bound };
+      state.verdicts.set(positionKey(line), verdict);
+    }
+    const least = i + (verdict.remaining ?? verdict.atLeast);
+    if (least > par) {
+      const before = state.known.get(positionKey(played.slice(0, i - 1)));
+      return { move: i, over: least - par, exact: verdict.remaining !== undefined, line: before?.proven ? before.moves : null };
+    }
+  }
+  return null;
+}
+
+/** The end of a game (flooded, or out of moves): which move lost the par, and the daily's
+ * result. Runs again when the par arrives after the end. */
+async function endOfGame() {
+  const { game } = state;
+  if (!game || !(game.isSolved() || outOfMoves())) return;
+  recordDaily();
+  const par = parSolve.par;
+  if (!par.proven || par.value === 0) return;
+  state.endController?.abort();
+  const controller = new AbortController();
+  state.endController = controller;
+  const generation = state.generation;
+  const played = game.played();
+  const stillHere = () => generation === state.generation && positionKey(state.game.played()) === positionKey(played);
+  $("par-end").hidden = false;
+  $("replay-par").hidden = true;
+  $("lost-par").textContent = "Which move lost the par? Working it out…";
+  let lost;
+  try {
+    lost = await firstMoveOffPar(played, par.value, controller.signal);
+  } catch (e) {
+    if (e.name !== "AbortError" && stillHere()) $("lost-par").textContent = `Which move lost the par: unknown (${explain(e)}).`;
+    return;
+  } finally {
+    if (state.endController === controller) state.endController = null;
+  }
+  if (!stillHere()) return;
+  state.lostPar = lost;
+  if (!lost) {
+    $("lost-par").textContent = `Par kept: ${par.value} moves is the optimum.`;
+    return;
+  }
+  const after = lost.exact ? `par + ${lost.over} at best` : `par + ${lost.over} or more`;
+  $("lost-par").textContent = `Move ${lost.move} lost the par: after it, ${after}.`;
+  $("replay-par").hidden = !lost.line;
+  $("replay-par").textContent = `replay the optimal line from move ${lost.move}`;
+}
+
+/** Show the optimal line from just before the move that lost the par, as a replay. */
+function replayParLine() {
+  const lost = state.lostPar;
+  if (!lost || !lost.line) return;
+  const start = state.game.played().slice(0, lost.move - 1);
+  const slot = state.slots[0];
+  slot.controller?.abort();
+  state.slots[0] = { controller: null, result: { algo: "the optimal line" }, game: new Game(state.board, start.concat(lost.line)) };
+  state.mode = "replay";
+  state.replay.pos = start.length;
+  playReplay();
+}
+
+function recordDaily() {
+  const day = state.dailyDay;
+  const par = parSolve.par;
+  if (!day || par.status === "proving" || par.status === "none") return;
+  const history = recordResult(day, { moves: state.game.pos, par: par.proven ? par.value : null, solved: state.game.isSolved() });
+  $("daily-share-text").textContent = shareText(day, history[day]);
+  $("daily-end").hidden = false;
+  showStreak(history);
+}
+
+function showStreak(history = loadHistory()) {
+  $("streak").textContent = String(streak(history));
+  const days = Object.keys(history).filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)).sort();
+  const kept = days.filter((d) => atPar(history[d])).length;
+  $("daily-history").textContent = days.length
+    ? `Daily boards played here: ${days.length}, ${kept} at par; last ${days.at(-1)}.`
+    : "The daily board: one a day, the same for everyone (the UTC date is its seed).";
+}
+
+async function dailyBoard() {
+  const day = dayOf();
+  const { width, height, colours, start } = DAILY;
+  $("width").value = String(width);
+  $("height").value = String(height);
+  $("colours").value = String(colours);
+  $("seed").value = String(seedOf(day));
+  $("start").value = "top-left";
+  await generated({ width, height, colours, seed: String(seedOf(day)), start });
+  updateShare();
 }
 
 function describeGame() {
@@ -582,7 +858,13 @@ function render() {
   $("status").classList.toggle("done", solved);
   $("undo").disabled = !replaying && !game.canUndo;
   $("redo").disabled = !replaying && !game.canRedo;
-  $("hint").disabled = !replaying && (game.isSolved() || state.hintController !== null);
+  const out = outOfMoves();
+  $("hint").disabled = !replaying && (game.isSolved() || out || state.hintController !== null);
+  const limit = limitNow();
+  $("limit-shown").hidden = limit === null;
+  $("limit-shown").textContent = limit === null ? "" : `limit ${limit}`;
+  $("palette").classList.toggle("spent", out && !replaying);
+  renderOnPar();
   $("back").hidden = !replaying;
   const current = shown.floodColour(k);
   for (const button of $("palette").children) button.classList.toggle("current", Number(button.dataset.code) === current);
@@ -647,16 +929,21 @@ function backToGame() {
 function playCode(code) {
   backToGame();
   const { game } = state;
-  if (!game || game.isSolved() || code < 0 || code >= state.board.nColours) return;
+  if (!game || game.isSolved() || outOfMoves() || code < 0 || code >= state.board.nColours) return;
   game.play(code);
   afterMove();
 }
 
 function afterMove() {
+  state.endController?.abort();
   render();
   updateShare();
-  if (state.game.isSolved()) finish();
-  else $("summary").hidden = true;
+  checkOnPar();
+  if (state.game.isSolved() || outOfMoves()) finish();
+  else {
+    $("summary").hidden = true;
+    $("par-end").hidden = true;
+  }
 }
 
 function undo() {
@@ -699,7 +986,9 @@ async function hint() {
     try {
       const answer = await api("/api/solve", solveBody(board, "auto", timeLimit(), game.gridJson()), controller.signal);
       if (generation !== state.generation) return;
-      learn(played, codesOf(board, answer.moves), Boolean(answer.proven));
+      const moves = codesOf(board, answer.moves);
+      if (!solvesFrom(board, played, moves)) throw new ApiError("the server's answer does not flood the board");
+      learn(played, moves, Boolean(answer.proven));
       known = state.known.get(key);
     } catch (e) {
       if (e.name === "AbortError") return;
@@ -720,6 +1009,11 @@ async function finish() {
   box.hidden = false;
   if (state.board.nColours === 1) {
     box.textContent = "This board is one colour already: nothing to play.";
+    return;
+  }
+  endOfGame();
+  if (outOfMoves()) {
+    box.textContent = `Out of moves: ${mine} played, the limit was ${limitNow()} (par ${parSolve.par.value} + ${extraMoves()}). Undo to go on, or start a new game.`;
     return;
   }
   const write = (done = false) => {
@@ -975,13 +1269,36 @@ function wire() {
     render();
   });
   $("labels").addEventListener("change", () => {
-    const kind = $("labels").value;
-    try {
-      localStorage.setItem("colorit.labels", kind);
-    } catch {
-      // storage may be off: the choice just is not kept
-    }
+    remember("colorit.labels", $("labels").value);
     applyLabels();
+  });
+  $("symbols").addEventListener("click", () => {
+    $("labels").value = $("labels").value === "symbols" ? "none" : "symbols";
+    remember("colorit.labels", $("labels").value);
+    applyLabels();
+  });
+  $("limit").addEventListener("input", () => {
+    remember("colorit.limit", extraMoves() === null ? "" : String(extraMoves()));
+    if (!state.game) return;
+    render();
+    checkOnPar();
+    if (outOfMoves()) finish();
+    else if (!state.game.isSolved()) {
+      // a longer limit (or free play) gives the moves back
+      $("summary").hidden = true;
+      $("par-end").hidden = true;
+    }
+  });
+  $("daily").addEventListener("click", guard(dailyBoard));
+  $("replay-par").addEventListener("click", replayParLine);
+  $("copy-daily").addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText($("daily-share-text").textContent);
+      $("copy-daily").textContent = "copied";
+    } catch {
+      $("copy-daily").textContent = "select the text to copy";
+    }
+    setTimeout(() => ($("copy-daily").textContent = "copy"), 1500);
   });
   $("copy-share").addEventListener("click", async () => {
     try {
@@ -1022,8 +1339,26 @@ function wire() {
   });
 }
 
+/** Keep a setting in this browser; without storage it is just not kept. */
+function remember(key, value) {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // storage may be off
+  }
+}
+
+function recall(key) {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
 function applyLabels(rebuild = true) {
   const kind = $("labels").value;
+  $("symbols").setAttribute("aria-pressed", String(kind === "symbols"));
   mainView.setLabels(kind);
   miniView.setLabels(kind);
   mainView.onLayout();
@@ -1048,12 +1383,12 @@ async function openLink() {
 
 async function init() {
   wire();
-  try {
-    const saved = localStorage.getItem("colorit.labels");
-    if (saved && [...$("labels").options].some((o) => o.value === saved)) $("labels").value = saved;
-  } catch {
-    // no storage: default labels
-  }
+  const saved = recall("colorit.labels");
+  if (saved && [...$("labels").options].some((o) => o.value === saved)) $("labels").value = saved;
+  const extra = recall("colorit.limit");
+  if (extra && /^[0-9]+$/.test(extra)) $("limit").value = extra;
+  $("symbols").setAttribute("aria-pressed", String($("labels").value === "symbols"));
+  showStreak();
   try {
     state.config = await api("/api/algorithms");
     const fill = (select, chosen) => {

@@ -7,7 +7,8 @@
 // What the field shows: a board read from an ID keeps that ID as given. Any other board is
 // shown in the full form WxHcCm0:DESC,LIMIT with LIMIT its par (the proven optimum, so
 // K is 0), which the page asks the server for as the game starts; until it is known the
-// field is empty, and an answer the server could not prove gives LIMIT as the best found,
+// field is empty (the page's par solve brings it, or this field's own solve for a board
+// with another start), and an answer the server could not prove gives LIMIT as the best found,
 // with a note saying so. What the player types is never overwritten.
 import { describeLimit, formatGameId, gameIdBoard, parseGameId, MAX_COLOURS } from "./gameid.js";
 
@@ -84,8 +85,9 @@ document.addEventListener("colorit:game", (event) => {
   } else {
     field.value = "";
     setNote("working out the par for the limit…");
-    // the par counts from the top-left corner, where that game starts
-    askPar(board.start[0] === 0 && board.start[1] === 0 ? board : board.withStart([0, 0]));
+    // the par counts from the top-left corner, where that game starts: for such a board
+    // the page's own par solve brings it (colorit:answer); for another start, ask here
+    if (board.start[0] !== 0 || board.start[1] !== 0) askPar(board.withStart([0, 0]));
   }
 });
 
