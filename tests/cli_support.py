@@ -160,7 +160,9 @@ class Running:
                 [sys.executable, str(runner), *map(str, args)], stdout=out, stderr=err, env=env()
             )
 
-    def wait_for(self, text: str, timeout: float = 30) -> None:
+    def wait_for(self, text: str, timeout: float = 120) -> None:
+        # a margin, not a measure: a process starting on a loaded 2-core machine (kernels
+        # loading beside other work) has taken over 30 s to print its first line
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             if text in self.stdout_path.read_text():

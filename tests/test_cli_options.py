@@ -33,6 +33,7 @@ CASES: dict[str, tuple[list[str], list[tuple[str, str]]]] = {
         [
             ("--size", "axb"), ("--size", "0x3"), ("--size", "100000x100000"),
             ("--colours", "0"), ("--colours", "two"), ("--colours", str(2**64)), ("--seed", "-1"), ("--seed", "x"),
+            ("--format", "png"), ("--extra", "-1"), ("--extra", "x"), ("--time-limit", "-1"),
         ],
     ),
     "bench": (
