@@ -19,11 +19,8 @@ from __future__ import annotations
 
 import argparse
 import re
-import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -90,30 +87,10 @@ def main() -> int:
     args = parser.parse_args()
     sizes = [tuple(int(v) for v in re.split(r"[x/]", s)) for s in args.sizes.split(",")]
 
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-    from test_web_browser import by_id, wait_until
+    from page_session import open_page, served_page
 
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "colorit.web", "--host", "127.0.0.1", "--port", "0", "--workers", "2"],
-        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
-    profile = tempfile.mkdtemp(prefix="colorit-chromium-")
-    driver = None
-    try:
-        assert proc.stdout is not None
-        url = re.search(r"http://127\.0\.0\.1:\d+", proc.stdout.readline())
-        assert url, "the server printed no URL"
-        options = Options()
-        options.binary_location = "/usr/bin/chromium"
-        for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     f"--user-data-dir={profile}", "--window-size=1280,900"):
-            options.add_argument(flag)
-        driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
-        driver.set_script_timeout(120)
-        driver.get(url.group(0) + "/")
-        wait_until(driver, lambda: by_id(driver, "board").get_attribute("data-draw-ms") is not None)
+    with served_page(workers=2, script_timeout=120) as (driver, url):
+        open_page(driver, url)
         for width, height, colours in sizes:
             bounds, pars, moves_ms, solved_ms, settled_ms = [], [], [], [], []
             for seed in range(1, args.repeat + 1):
@@ -147,12 +124,6 @@ def main() -> int:
                 f"their exact answer: median {median(settled_ms)}, max {max(settled_ms, default=0):.0f} ms)",
                 flush=True,
             )
-    finally:
-        if driver is not None:
-            driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
-        proc.terminate()
-        proc.wait(15)
     return 0
 
 

@@ -225,49 +225,22 @@ def web_health(repeat: int) -> None:
 
 
 def browser_redraw(repeat: int) -> None:
-    import re
-    import shutil
-    import subprocess
+    from page_session import browser_missing, open_page, served_page
 
-    if not (Path("/usr/bin/chromium").exists() and Path("/usr/bin/chromedriver").exists()):
-        print("page redraw: skipped (no /usr/bin/chromium or /usr/bin/chromedriver)")
+    if browser_missing():
+        print(f"page redraw: skipped ({browser_missing()})")
         return
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-    from test_web_browser import by_id, new_game, wait_until
+    from test_web_browser import new_game
 
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "colorit.web", "--host", "127.0.0.1", "--port", "0", "--workers", "1"],
-        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
-    profile = tempfile.mkdtemp(prefix="colorit-chromium-")
-    driver = None
-    try:
-        assert proc.stdout is not None
-        url = re.search(r"http://127\.0\.0\.1:\d+", proc.stdout.readline())
-        assert url, "the server printed no URL"
-        options = Options()
-        options.binary_location = "/usr/bin/chromium"
-        for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     f"--user-data-dir={profile}", "--window-size=1280,900"):
-            options.add_argument(flag)
-        driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+    with served_page(workers=1) as (driver, url):
         medians = []
         for _ in range(repeat):
-            driver.get(url.group(0) + "/")
-            wait_until(driver, lambda: by_id(driver, "board").get_attribute("data-draw-ms") is not None)
+            open_page(driver, url)
             board = new_game(driver, 300, 300, 6, 3)
             moves = [int(m) for m in solve(board, "greedy").moves[:60]]
             times = driver.execute_script(REDRAW, moves)
             medians.append(statistics.median(times))
         report("page: median redraw of a move, 300x300 board", max(medians) / 1000, 0.016)
-    finally:
-        if driver is not None:
-            driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
-        proc.terminate()
-        proc.wait(15)
 
 
 REDRAW = """

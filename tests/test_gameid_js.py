@@ -8,17 +8,15 @@ Each hypothesis example sends a batch of cases to one node process (tests/js/gam
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
 import numpy as np
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_gameid import BAD_IDS
 
-from ci_env import on_ci
+from ci_env import tool_or_skip
 from colorit import Board
 from colorit.csvio import read_board_file
 from colorit.errors import BoardFormatError, ColoritError
@@ -26,12 +24,7 @@ from colorit.gameid import DIGITS, format_game_id, parse_game_id
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "tests" / "js" / "gameid_cli.mjs"
-NODE = shutil.which("node")
-
-if NODE is None:
-    if on_ci():
-        raise RuntimeError("node is needed for the page's tests and was not found")
-    pytest.skip("node is not installed", allow_module_level=True)
+NODE = tool_or_skip("node")
 
 BATCH = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import base64
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -17,19 +16,14 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from ci_env import on_ci
+from ci_env import tool_or_skip
 from colorit import Board
 from colorit.csvio import read_board_csv
 from colorit.errors import BoardFormatError
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "tests" / "js" / "game_cli.mjs"
-NODE = shutil.which("node")
-
-if NODE is None:
-    if on_ci():
-        raise RuntimeError("node is needed for the page's tests and was not found")
-    pytest.skip("node is not installed", allow_module_level=True)
+NODE = tool_or_skip("node")
 
 BATCH = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 

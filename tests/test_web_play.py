@@ -28,6 +28,8 @@ from colorit.csvio import parse_board_lines
 from colorit.generate import random_board
 from colorit.graph import RegionGraph
 
+from ci_env import tool_or_skip
+
 # one server and one desktop browser for the module, shared with the page's other tests
 from test_web_browser import (  # noqa: F401  (fixtures)
     CHROMEDRIVER,
@@ -513,9 +515,7 @@ console.log(JSON.stringify({streaks: out, days: specs, texts, seed: d.seedOf('20
 
 
 def test_daily_rules() -> None:
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed")
+    node = tool_or_skip("node")
     at_par = {"moves": 18, "par": 18, "solved": True}
     over = {"moves": 20, "par": 18, "solved": True}
     ran_out = {"moves": 19, "par": 18, "solved": False}
