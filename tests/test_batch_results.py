@@ -99,7 +99,9 @@ def test_passes_with_growing_limits_resume_from_their_answers(tmp_path: Path, ca
         if a["proven"]:
             assert b == a  # kept as it was
         else:
-            assert b["seconds"] > a["seconds"] and b["limit"] == 5.0
+            # solved again at the new limit, its time added (seconds are kept to the
+            # millisecond, so a re-solve under half a millisecond adds nothing visible)
+            assert b["seconds"] >= a["seconds"] and b["limit"] == 5.0
     assert all(r["proven"] for r in second)
     doc = json.loads((tmp_path / "s.json").read_text())
     assert doc["proven"] == 12 and doc["certified_lower_bound"] == doc["total_moves"] and doc["interval_pct"] == 0
