@@ -56,9 +56,8 @@ def tatham_id(board: Board, extra: int, limit: float, ctx: core.Context) -> tupl
     """``board``'s game ID with LIMIT = its optimum + ``extra`` and a note for the
     progress line; the optimum proven by the exact solver within ``limit`` seconds, else
     the best found, with a warning."""
-    from ..gameid import format_game_id, game_id_digits
+    from ..gameid import format_game_id
 
-    game_id_digits(board)  # more than 36 colours: refused before any solving
     with core.SignalGuard(ctx.log) as guard:
         solution = core.solve_within(board, "auto", limit, None, guard)
     if guard.requested:
@@ -80,8 +79,12 @@ def run(args: argparse.Namespace, ctx: core.Context) -> int:
 
     if args.format == "csv" and args.extra:
         raise core.UsageError("--extra goes with --format tatham (a CSV board has no move limit)")
-    if args.format == "tatham" and args.colours > 36:
-        raise core.UsageError(f"--colours: a game ID names at most 36 colours (0-9, A-Z), got {args.colours}")
+    if args.format == "tatham":
+        from ..gameid import MAX_COLOURS as ID_COLOURS
+
+        # refused before the board is made and solved (format_game_id would refuse it after)
+        if args.colours > ID_COLOURS:
+            raise core.UsageError(f"--colours: a game ID names at most {ID_COLOURS} colours (0-9, A-Z), got {args.colours}")
 
     width, height = args.size
     core.check_files([], [args.output])
