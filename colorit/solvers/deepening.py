@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._jit import kernel
+from .._jit import kernel, prefetch
 from ..bitset import ctz, hash_words, popcount
 from ..bound import bound_bits
 from .status import EXHAUSTED, IMPROVED, SLICE_DONE
@@ -303,9 +303,16 @@ def _deepen_run(colour_mask, adj_bits, astar, zobrist, st, memo, ctr, budget, sh
                     break
             if swap_better:
                 continue
+        # start loading the two table slots this child is looked up in, so the bound's
+        # work hides the wait for memory
+        h = hash_words(fl[e], shape)
+        prefetch(astar_table, np.int64(h & np.uint64(astar_table.shape[0] - 1)))
+        ways = np.int64(k1 & np.uint64(memo.vals.shape[0] - 1)) & ~np.int64(MEMO_WAYS - 1)
+        prefetch(memo.vals, ways)
+        prefetch(memo.keys[ways], 0)
         if g + 1 + bound_bits(fl[e], fr[e], colour_mask, adj_bits, shape, thresh - g - 1) > thresh:
             continue
-        from_astar = _table_g(astar_table, astar_nodes, fl[e], hash_words(fl[e], shape), shape)
+        from_astar = _table_g(astar_table, astar_nodes, fl[e], h, shape)
         if from_astar <= g + 1:
             continue
         if _memo_seen(memo, k1, k2, g + 1):
