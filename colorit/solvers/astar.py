@@ -17,10 +17,11 @@ that would have reached more if played one move earlier is skipped. A hash table
 states keeps the fewest moves that reached each; a state reached again with fewer moves
 replaces the old node. The table is looked up only for a child whose bound lets it beat
 the answer, its slot prefetched while the bound is worked out: a probe of a table bigger
-than the cache waits on memory, and at the last level most children fail the bound. A child about to join the level being expanded is dropped when a
-state stored with as many moves holds all its regions (the last ``DOMINANCE_WINDOW`` such
-states per move count are compared): floods are monotone, so the larger state reaches the
-goal at least as soon. On the sets measured this halves the nodes expanded.
+than the cache waits on memory, and at the last level most children fail the bound. A
+child about to join the level being expanded is dropped when a state stored with as many
+moves holds all its regions (the last ``DOMINANCE_WINDOW`` such states per move count
+are compared): floods are monotone, so the larger state reaches the goal at least as
+soon. On the sets measured this halves the nodes expanded.
 
 Past ``DEFER_AFTER_NODES`` stored nodes the expansion is partial: children above the
 current level are not stored, and their parent goes back to the open list at the lowest
@@ -95,13 +96,19 @@ def _meta(g, move, flags):  # type: ignore[no-untyped-def]
 
 
 @kernel
+def _home_slot(table, h):  # type: ignore[no-untyped-def]
+    """Where the probe for hash ``h`` starts."""
+    return np.int64(h & np.uint64(table.shape[0] - 1))
+
+
+@kernel
 def _table_find(table, nodes, bits, h, shape):  # type: ignore[no-untyped-def]
     """The node holding ``bits``, or ``-1 - slot`` with the empty slot to insert it at.
 
     An entry is ``hash tag << 32 | node + 1`` (0: empty), so probing past other states
     rarely leaves the table's cache line."""
     mask = table.shape[0] - 1
-    i = np.int64(h & np.uint64(mask))
+    i = _home_slot(table, h)
     tag = h >> np.uint64(32)
     words = len(shape)
     while True:
@@ -338,7 +345,7 @@ def _astar_run(graph, adj_bits, store, ctr, absorbs, budget, shape):  # type: ig
             # answer (at the last level, few can); its slot starts loading now, so the
             # bound's work hides the wait for memory
             h = hash_words(child, shape)
-            prefetch(table, np.int64(h & np.uint64(table.shape[0] - 1)))
+            prefetch(table, _home_slot(table, h))
             for w in range(words):
                 a = front[w] & colour_mask[c, w]
                 while a != np.uint64(0):

@@ -69,11 +69,16 @@ class DeepMemo(NamedTuple):
 
 
 @kernel
+def _memo_ways(memo, k1):  # type: ignore[no-untyped-def]
+    """The first of the ``MEMO_WAYS`` slots a state with key ``k1`` may sit in."""
+    return np.int64(k1 & np.uint64(memo.vals.shape[0] - 1)) & ~np.int64(MEMO_WAYS - 1)
+
+
+@kernel
 def _memo_seen(memo, k1, k2, g):  # type: ignore[no-untyped-def]
     """True if the state was seen with at most ``g`` moves; else record ``g``."""
     keys, vals = memo
-    mask = keys.shape[0] - 1
-    base = np.int64(k1 & np.uint64(mask)) & ~np.int64(MEMO_WAYS - 1)
+    base = _memo_ways(memo, k1)
     victim = base
     for i in range(MEMO_WAYS):
         j = base + i
@@ -307,7 +312,7 @@ def _deepen_run(colour_mask, adj_bits, astar, zobrist, st, memo, ctr, budget, sh
         # work hides the wait for memory
         h = hash_words(fl[e], shape)
         prefetch(astar_table, np.int64(h & np.uint64(astar_table.shape[0] - 1)))
-        ways = np.int64(k1 & np.uint64(memo.vals.shape[0] - 1)) & ~np.int64(MEMO_WAYS - 1)
+        ways = _memo_ways(memo, k1)
         prefetch(memo.vals, ways)
         prefetch(memo.keys[ways], 0)
         if g + 1 + bound_bits(fl[e], fr[e], colour_mask, adj_bits, shape, thresh - g - 1) > thresh:
