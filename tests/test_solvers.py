@@ -395,6 +395,36 @@ def test_auto_goes_on_in_its_memory_after_the_cap(monkeypatch: pytest.MonkeyPatc
     assert sol.proven_optimal or sol.stopped == "time"
 
 
+def test_auto_shortens_its_first_answer_with_one_narrow_beam_pass_early(monkeypatch: pytest.MonkeyPatch) -> None:
+    """auto's first helper turn comes milliseconds in and is one beam pass of the early
+    width: lookahead's answer is often moves over the optimum, and A* stores every child
+    that beats it. The later turns start one width up."""
+    from colorit.solvers import auto, beam
+    from colorit.solvers.incumbent import first_answer
+
+    widths: list[int] = []
+    real_pass = beam._pass
+
+    def spy_pass(graph, control, width, best, space):  # type: ignore[no-untyped-def]
+        widths.append(width)
+        return real_pass(graph, control, width, best, space)
+
+    monkeypatch.setattr(beam, "_pass", spy_pass)
+    board = random_board(19, 19, 6, seed=3, start=(9, 9))
+    graph = RegionGraph.from_board(board)
+    control = Control(Limits(time=60))
+    first = first_answer(graph, control)
+    helpers = auto._helpers(graph, control)
+    times = [at - control.started for at, _ in helpers]
+    assert times[:2] == pytest.approx([auto.EARLY_HELP_S, auto.HELP_FIRST_S])
+    out = helpers[0][1](first)
+    assert widths == [auto.EARLY_WIDTH]
+    assert len(out.codes) < len(first)
+    board.check_codes(np.array(out.codes, dtype=np.int64))
+    helpers[1][1](list(out.codes))
+    assert widths[1] == 2 * auto.EARLY_WIDTH
+
+
 @pytest.mark.parametrize("algo", ["astar", "dfs", "auto"])
 def test_stop_request_from_another_thread(algo: str) -> None:
     board = random_board(24, 24, 6, seed=0)  # none of the searches proves it in seconds

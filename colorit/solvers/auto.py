@@ -8,11 +8,13 @@ improves its answer only when it reaches the optimum, so while it runs, beam pas
 growing width (``beam``, ranked by greedy playouts) take turns to improve the answer,
 and A* goes on with the better bound (an answer that meets A*'s lower bound ends the
 search: it is proven). With a short limit the beam gets most of the time left, since
-its answer is usually the one written; otherwise a quarter of the time spent, at half a
-second, 2 s, 8 s and so on (see ``_helpers``). At its memory cap A* goes on within it
-(``deepening``). On graphs wider than A*'s compiled widths (over 512 regions, where A*
-would not finish), beam passes improve the answer for half the time left and the
-depth-first search (bounded memory) carries on from it. Either way the answer is the
+its answer is usually the one written. Otherwise one narrow pass comes a few
+milliseconds in (the first answer is often moves too long, and A* stores every child
+that beats it), then turns of a quarter of the time spent, at half a second, 2 s, 8 s
+and so on (see ``_helpers``). At its memory cap A* goes on within it (``deepening``).
+On graphs wider than A*'s compiled widths (over 512 regions, where A* would not
+finish), beam passes improve the answer for half the time left and the depth-first
+search (bounded memory) carries on from it. Either way the answer is the
 best found, with the best lower bound known.
 """
 
@@ -36,6 +38,14 @@ SHORT_LIMIT_S = 2.0
 IMPROVE_AFTER = 0.1
 IMPROVE_SHARE = 0.8
 HELP_FIRST_S = 0.5
+#: Before those, one narrow beam pass (``EARLY_WIDTH``) once A* has run ``EARLY_HELP_S``
+#: unproven: lookahead's answer is often several moves long (floodtest: 3.2 a board over
+#: the optimum), and A* stores every child that beats its answer, so until the answer
+#: is near the optimum most of what it stores is never expanded. The pass costs a few
+#: milliseconds; boards A* proves sooner never pay for it.
+EARLY_HELP_S = 0.02
+EARLY_WIDTH = 16
+EARLY_MOST_S = 0.1
 HELP_GROWTH = 4.0
 HELP_SHARE = 0.25
 #: The last helper turn without a time limit.
@@ -57,7 +67,11 @@ def _helpers(graph: RegionGraph, control: Control) -> list[astar.Helper]:
 
     if limit <= SHORT_LIMIT_S:
         return [(control.started + IMPROVE_AFTER * limit, turn(IMPROVE_SHARE, float("inf")))]
-    helpers: list[astar.Helper] = []
+    def early(current: list[int]) -> Outcome:
+        sub = control.sub(time_share=1.0, most_s=EARLY_MOST_S)
+        return beam.search(graph, sub, current, max_width=EARLY_WIDTH, widths=widths)
+
+    helpers: list[astar.Helper] = [(control.started + EARLY_HELP_S, early)]
     at = HELP_FIRST_S
     while at < min(limit, HELP_LAST_S):
         helpers.append((control.started + at, turn(1.0, HELP_SHARE * at)))
