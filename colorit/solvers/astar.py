@@ -14,7 +14,7 @@ last regions all border the flood) is played alone; a move that neither complete
 colour nor widens the frontier is skipped (the colour's later play absorbs the same
 regions); of two moves whose order does not matter only one order is kept, and a move
 that would have reached more if played one move earlier is skipped. A hash table of seen
-states keeps the fewest moves that reached each; a state reached again with fewer moves
+states (``seen``) keeps the fewest moves that reached each; a state reached again with fewer moves
 replaces the old node. The table is looked up only for a child whose bound lets it beat
 the answer, its slot prefetched while the bound is worked out: a probe of a table bigger
 than the cache waits on memory, and at the last level most children fail the bound. A
@@ -49,6 +49,7 @@ from ..graph import PaddedGraph, RegionGraph, padded
 from . import deepening, dfs
 from .base import Control, Outcome, SliceBudget, register
 from .incumbent import first_answer
+from .seen import home_slot, table_find, table_put, table_repoint
 from .status import EXHAUSTED, IMPROVED, NEED_NODES, NEED_TABLE, SLICE_DONE
 
 N_NODES, CUR_F, UB, GOAL, EXPANDED, GENERATED, TABLE_USED, BOUNDS, DEFER_AFTER, DOMINATED = range(10)
@@ -96,52 +97,6 @@ def _meta(g, move, flags):  # type: ignore[no-untyped-def]
 
 
 @kernel
-def _home_slot(table, h):  # type: ignore[no-untyped-def]
-    """Where the probe for hash ``h`` starts."""
-    return np.int64(h & np.uint64(table.shape[0] - 1))
-
-
-@kernel
-def _table_find(table, nodes, bits, h, shape):  # type: ignore[no-untyped-def]
-    """The node holding ``bits``, or ``-1 - slot`` with the empty slot to insert it at.
-
-    An entry is ``hash tag << 32 | node + 1`` (0: empty), so probing past other states
-    rarely leaves the table's cache line."""
-    mask = table.shape[0] - 1
-    i = _home_slot(table, h)
-    tag = h >> np.uint64(32)
-    words = len(shape)
-    while True:
-        e = table[i]
-        if e == np.uint64(0):
-            return -1 - i
-        if (e >> np.uint64(32)) == tag:
-            j = np.int64(e & np.uint64(0xFFFFFFFF)) - 1
-            same = True
-            for w in range(words):
-                if nodes[j, w] != bits[w]:
-                    same = False
-                    break
-            if same:
-                return j
-        i = (i + 1) & mask
-
-
-@kernel
-def _table_put(table, slot, h, node):  # type: ignore[no-untyped-def]
-    table[slot] = ((h >> np.uint64(32)) << np.uint64(32)) | np.uint64(node + 1)
-
-
-@kernel
-def _table_repoint(table, h, old, new):  # type: ignore[no-untyped-def]
-    mask = table.shape[0] - 1
-    i = np.int64(h & np.uint64(mask))
-    while np.int64(table[i] & np.uint64(0xFFFFFFFF)) != old + 1:
-        i = (i + 1) & mask
-    _table_put(table, i, h, new)
-
-
-@kernel
 def _table_rebuild(table, nodes, n_nodes, words):  # type: ignore[no-untyped-def]
     table[:] = 0
     mask = table.shape[0] - 1
@@ -150,10 +105,10 @@ def _table_rebuild(table, nodes, n_nodes, words):  # type: ignore[no-untyped-def
         if nodes[j, words + 1] & DEAD:
             continue
         h = hash_words(nodes[j, :words], nodes[j, :words])
-        i = np.int64(h & np.uint64(mask))
+        i = home_slot(table, h)
         while table[i] != np.uint64(0):
             i = (i + 1) & mask
-        _table_put(table, i, h, j)
+        table_put(table, i, h, j)
         used += 1
     return used
 
@@ -345,7 +300,7 @@ def _astar_run(graph, adj_bits, store, ctr, absorbs, budget, shape):  # type: ig
             # answer (at the last level, few can); its slot starts loading now, so the
             # bound's work hides the wait for memory
             h = hash_words(child, shape)
-            prefetch(table, _home_slot(table, h))
+            prefetch(table, home_slot(table, h))
             for w in range(words):
                 a = front[w] & colour_mask[c, w]
                 while a != np.uint64(0):
@@ -376,7 +331,7 @@ def _astar_run(graph, adj_bits, store, ctr, absorbs, budget, shape):  # type: ig
             f2 = g2 + bound_bits(child, child_front, colour_mask, adj_bits, shape, f - g2)
             if f2 >= ctr[UB]:
                 continue
-            found = _table_find(table, nodes, child, h, shape)
+            found = table_find(table, nodes, child, h, shape)
             if found >= 0 and np.int64(nodes[found, words + 1] >> np.uint64(32)) <= g2:
                 continue
             if f2 <= f and _dominated(child, recent[g2], n_recent[g2], shape):
@@ -393,9 +348,9 @@ def _astar_run(graph, adj_bits, store, ctr, absorbs, budget, shape):  # type: ig
             nodes[n, words + 1] = _meta(g2, c, np.uint64(0))
             if found >= 0:
                 nodes[found, words + 1] |= DEAD
-                _table_repoint(table, h, found, n)
+                table_repoint(table, h, found, n)
             else:
-                _table_put(table, -1 - found, h, n)
+                table_put(table, -1 - found, h, n)
                 ctr[TABLE_USED] += 1
             heads[f2, g2] = n
             hi[f2] = max(hi[f2], g2)
@@ -557,7 +512,7 @@ def search(
         st.nodes[0, words] = _link(-1, -1)
         st.nodes[0, words + 1] = _meta(0, 0, np.uint64(0))
         root_hash = int(hash_words(root, root))
-        _table_put(st.table, root_hash & (st.table.shape[0] - 1), np.uint64(root_hash), 0)
+        table_put(st.table, root_hash & (st.table.shape[0] - 1), np.uint64(root_hash), 0)
         st.heads[root_bound, 0] = 0
         st.hi[root_bound] = 0
         defer = DEFER_AFTER_NODES if defer_after is None else defer_after

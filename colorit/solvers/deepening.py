@@ -31,6 +31,7 @@ import numpy as np
 from .._jit import kernel, prefetch
 from ..bitset import ctz, hash_words, popcount
 from ..bound import bound_bits
+from .seen import home_slot, stored_moves
 from .status import EXHAUSTED, IMPROVED, SLICE_DONE
 
 # ctr fields
@@ -120,29 +121,6 @@ def _next_root(heads, nodes, ctr, words):  # type: ignore[no-untyped-def]
             x = heads[ctr[CUR_BF], ctr[CUR_BG]]
         if x >= 0 and not (nodes[x, words + 1] & np.uint64(1)):
             return x
-
-
-@kernel
-def _table_g(table, nodes, bits, h, shape):  # type: ignore[no-untyped-def]
-    """Moves of A*'s stored node holding ``bits``, or a large number if there is none."""
-    mask = table.shape[0] - 1
-    i = np.int64(h & np.uint64(mask))
-    tag = h >> np.uint64(32)
-    words = len(shape)
-    while True:
-        e = table[i]
-        if e == np.uint64(0):
-            return np.int64(1) << 40
-        if (e >> np.uint64(32)) == tag:
-            j = np.int64(e & np.uint64(0xFFFFFFFF)) - 1
-            same = True
-            for w in range(words):
-                if nodes[j, w] != bits[w]:
-                    same = False
-                    break
-            if same:
-                return np.int64(nodes[j, words + 1] >> np.uint64(32))
-        i = (i + 1) & mask
 
 
 @kernel
@@ -311,13 +289,13 @@ def _deepen_run(colour_mask, adj_bits, astar, zobrist, st, memo, ctr, budget, sh
         # start loading the two table slots this child is looked up in, so the bound's
         # work hides the wait for memory
         h = hash_words(fl[e], shape)
-        prefetch(astar_table, np.int64(h & np.uint64(astar_table.shape[0] - 1)))
+        prefetch(astar_table, home_slot(astar_table, h))
         ways = _memo_ways(memo, k1)
         prefetch(memo.vals, ways)
         prefetch(memo.keys[ways], 0)
         if g + 1 + bound_bits(fl[e], fr[e], colour_mask, adj_bits, shape, thresh - g - 1) > thresh:
             continue
-        from_astar = _table_g(astar_table, astar_nodes, fl[e], h, shape)
+        from_astar = stored_moves(astar_table, astar_nodes, fl[e], h, shape)
         if from_astar <= g + 1:
             continue
         if _memo_seen(memo, k1, k2, g + 1):
