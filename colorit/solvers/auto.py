@@ -67,6 +67,7 @@ def _helpers(graph: RegionGraph, control: Control) -> list[astar.Helper]:
 
     if limit <= SHORT_LIMIT_S:
         return [(control.started + IMPROVE_AFTER * limit, turn(IMPROVE_SHARE, float("inf")))]
+
     def early(current: list[int]) -> Outcome:
         sub = control.sub(time_share=1.0, most_s=EARLY_MOST_S)
         return beam.search(graph, sub, current, max_width=EARLY_WIDTH, widths=widths)
