@@ -1,6 +1,7 @@
 """The seen-state table (``colorit.solvers.seen``): every stored set is found again, with
 the moves of its record; a set not stored is reported with the empty slot to put it at;
-a repointed entry leads to its new record; colliding home slots probe on."""
+a repointed entry leads to its new record; colliding home slots probe on, and a rebuild's
+free slot is the one a lookup would reach."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from colorit.bitset import hash_words
-from colorit.solvers.seen import NOT_STORED, home_slot, stored_moves, table_find, table_put, table_repoint
+from colorit.solvers.seen import NOT_STORED, free_slot, home_slot, stored_moves, table_find, table_put, table_repoint
 
 WORDS = 2
 SHAPE = (0, 0)
@@ -74,3 +75,13 @@ def test_a_repointed_entry_leads_to_the_new_record() -> None:
     table_repoint(table, h, 1, 2)
     assert table_find(table, nodes, bits, h, SHAPE) == 2
     assert stored_moves(table, nodes, bits, h, SHAPE) == 1
+
+
+def test_the_free_slot_is_where_a_lookup_of_a_new_set_ends() -> None:
+    table, nodes = _store([(1, 0), (2, 0), (3, 5)], slots=4)
+    for words in [(7, 7), (8, 0), (0, 9)]:
+        bits = np.array(words, dtype=np.uint64)
+        h = _hash(bits)
+        slot = free_slot(table, h)
+        assert table[slot] == 0
+        assert table_find(table, nodes, bits, h, SHAPE) == -1 - slot

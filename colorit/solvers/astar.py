@@ -14,14 +14,14 @@ last regions all border the flood) is played alone; a move that neither complete
 colour nor widens the frontier is skipped (the colour's later play absorbs the same
 regions); of two moves whose order does not matter only one order is kept, and a move
 that would have reached more if played one move earlier is skipped. A hash table of seen
-states (``seen``) keeps the fewest moves that reached each; a state reached again with fewer moves
-replaces the old node. The table is looked up only for a child whose bound lets it beat
-the answer, its slot prefetched while the bound is worked out: a probe of a table bigger
-than the cache waits on memory, and at the last level most children fail the bound. A
-child about to join the level being expanded is dropped when a state stored with as many
-moves holds all its regions (the last ``DOMINANCE_WINDOW`` such states per move count
-are compared): floods are monotone, so the larger state reaches the goal at least as
-soon. On the sets measured this halves the nodes expanded.
+states (``seen``) keeps the fewest moves that reached each; a state reached again with
+fewer moves replaces the old node. The table is looked up only for a child whose bound
+lets it beat the answer, its slot prefetched while the bound is worked out: a probe of a
+table bigger than the cache waits on memory, and at the last level most children fail
+the bound. A child about to join the level being expanded is dropped when a state stored
+with as many moves holds all its regions (the last ``DOMINANCE_WINDOW`` such states per
+move count are compared): floods are monotone, so the larger state reaches the goal at
+least as soon. On the sets measured this halves the nodes expanded.
 
 Past ``DEFER_AFTER_NODES`` stored nodes the expansion is partial: children above the
 current level are not stored, and their parent goes back to the open list at the lowest
@@ -49,7 +49,7 @@ from ..graph import PaddedGraph, RegionGraph, padded
 from . import deepening, dfs
 from .base import Control, Outcome, SliceBudget, register
 from .incumbent import first_answer
-from .seen import home_slot, table_find, table_put, table_repoint
+from .seen import free_slot, home_slot, table_find, table_put, table_repoint
 from .status import EXHAUSTED, IMPROVED, NEED_NODES, NEED_TABLE, SLICE_DONE
 
 N_NODES, CUR_F, UB, GOAL, EXPANDED, GENERATED, TABLE_USED, BOUNDS, DEFER_AFTER, DOMINATED = range(10)
@@ -99,16 +99,12 @@ def _meta(g, move, flags):  # type: ignore[no-untyped-def]
 @kernel
 def _table_rebuild(table, nodes, n_nodes, words):  # type: ignore[no-untyped-def]
     table[:] = 0
-    mask = table.shape[0] - 1
     used = 0
     for j in range(n_nodes):
         if nodes[j, words + 1] & DEAD:
             continue
         h = hash_words(nodes[j, :words], nodes[j, :words])
-        i = home_slot(table, h)
-        while table[i] != np.uint64(0):
-            i = (i + 1) & mask
-        table_put(table, i, h, j)
+        table_put(table, free_slot(table, h), h, j)
         used += 1
     return used
 
@@ -511,8 +507,8 @@ def search(
         st.nodes[0, :words] = root
         st.nodes[0, words] = _link(-1, -1)
         st.nodes[0, words + 1] = _meta(0, 0, np.uint64(0))
-        root_hash = int(hash_words(root, root))
-        table_put(st.table, root_hash & (st.table.shape[0] - 1), np.uint64(root_hash), 0)
+        root_hash = np.uint64(hash_words(root, root))
+        table_put(st.table, home_slot(st.table, root_hash), root_hash, 0)
         st.heads[root_bound, 0] = 0
         st.hi[root_bound] = 0
         defer = DEFER_AFTER_NODES if defer_after is None else defer_after

@@ -59,20 +59,16 @@ def _helpers(graph: RegionGraph, control: Control) -> list[astar.Helper]:
     widths: dict[str, int] = {}
     limit = control.deadline - control.started
 
-    def turn(share: float, most_s: float) -> Callable[[list[int]], Outcome]:
+    def turn(share: float, most_s: float, max_width: int = beam.MAX_WIDTH) -> Callable[[list[int]], Outcome]:
         def improve(current: list[int]) -> Outcome:
-            return beam.search(graph, control.sub(time_share=share, most_s=most_s), current, widths=widths)
+            sub = control.sub(time_share=share, most_s=most_s)
+            return beam.search(graph, sub, current, max_width=max_width, widths=widths)
 
         return improve
 
     if limit <= SHORT_LIMIT_S:
         return [(control.started + IMPROVE_AFTER * limit, turn(IMPROVE_SHARE, float("inf")))]
-
-    def early(current: list[int]) -> Outcome:
-        sub = control.sub(time_share=1.0, most_s=EARLY_MOST_S)
-        return beam.search(graph, sub, current, max_width=EARLY_WIDTH, widths=widths)
-
-    helpers: list[astar.Helper] = [(control.started + EARLY_HELP_S, early)]
+    helpers: list[astar.Helper] = [(control.started + EARLY_HELP_S, turn(1.0, EARLY_MOST_S, EARLY_WIDTH))]
     at = HELP_FIRST_S
     while at < min(limit, HELP_LAST_S):
         helpers.append((control.started + at, turn(1.0, HELP_SHARE * at)))

@@ -60,6 +60,17 @@ def stored_moves(table, nodes, bits, h, shape):  # type: ignore[no-untyped-def]
 
 
 @kernel
+def free_slot(table, h):  # type: ignore[no-untyped-def]
+    """The first empty slot of the probe for hash ``h`` (for a set known not to be
+    stored: rebuilding a grown table)."""
+    mask = table.shape[0] - 1
+    i = home_slot(table, h)
+    while table[i] != np.uint64(0):
+        i = (i + 1) & mask
+    return i
+
+
+@kernel
 def table_put(table, slot, h, node):  # type: ignore[no-untyped-def]
     table[slot] = ((h >> np.uint64(32)) << np.uint64(32)) | np.uint64(node + 1)
 
