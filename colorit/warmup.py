@@ -23,6 +23,7 @@ from .board import Board
 from .generate import random_board
 from .graph import RegionGraph
 from .solvers import Control, Limits, astar, beam, dfs, solve, solver_names
+from .solvers import dominance
 from .solvers.linear import linear_moves
 from .solvers.lookahead import lookahead_moves
 
@@ -131,9 +132,10 @@ def warmup() -> float:
     # the paths a small board never takes: beam passes run only when the first answer is
     # not known to be optimal, A*'s store grows only past its first capacity
     beam.search(graph, Control(Limits(time=60.0)), linear_moves(graph), max_width=beam.FIRST_WIDTH)
-    store = astar._Store(WIDTH_TIERS[0], 4, 256)  # the grow kernels take any width
+    store = astar._Store(WIDTH_TIERS[0], 4, 256, 1 << 20)  # the grow kernels take any width
     store.grow_nodes(0)
     store.grow_table(0)
+    dominance.rebuild(store.supersets, store.nodes, 0, store.words)  # the table grows past the index's size
     # graphs past bitset adjacency: lookahead and beam on the adjacency lists
     big = RegionGraph.from_board(random_board(60, 60, 6, 2))
     lookahead_moves(big, OneSlice())

@@ -238,21 +238,6 @@ def test_astar_deferring_children_stays_exact(board: Board) -> None:
     assert naive.solved(naive.play_all(rows_of(board), board.ids_of(out.codes), board.start))
 
 
-def test_astar_dominance_needs_every_region_held() -> None:
-    """A child is dropped only for a kept set that holds all of its regions, and only the
-    sets actually kept (the first ``n_recent`` rows) count."""
-    from colorit.solvers.astar import _dominated
-
-    shape = (0, 0)
-    child = np.array([0b1011, 1 << 63], dtype=np.uint64)
-    superset = np.array([[0b1111, (1 << 63) | 1]], dtype=np.uint64)
-    assert _dominated(child, superset, 1, shape)
-    assert not _dominated(child, superset, 0, shape)
-    missing_one = np.array([[0b1111, 1], [0b0011, 1 << 63], [0b1011, 1 << 63]], dtype=np.uint64)
-    assert not _dominated(child, missing_one, 2, shape)
-    assert _dominated(child, missing_one, 3, shape)
-
-
 def test_exact_solvers_on_a_hand_board() -> None:
     board = Board.from_rows(GRID)
     for algo in EXACT:

@@ -18,10 +18,11 @@ states (``seen``) keeps the fewest moves that reached each; a state reached agai
 fewer moves replaces the old node. The table is looked up only for a child whose bound
 lets it beat the answer, its slot prefetched while the bound is worked out: a probe of a
 table bigger than the cache waits on memory, and at the last level most children fail
-the bound. A child about to join the level being expanded is dropped when a state stored
-with as many moves holds all its regions (the last ``DOMINANCE_WINDOW`` such states per
-move count are compared): floods are monotone, so the larger state reaches the goal at
-least as soon. On the sets measured this halves the nodes expanded.
+the bound. A child is dropped when a state stored with as few moves holds all its
+regions (``dominance``: floods are monotone, so the larger state reaches the goal at
+least as soon): for a child about to join the level being expanded, the last such states
+per move count are compared, and for every child, the states a projection index of
+supersets offers.
 
 Past ``DEFER_AFTER_NODES`` stored nodes the expansion is partial: children above the
 current level are not stored, and their parent goes back to the open list at the lowest
@@ -47,6 +48,7 @@ from ..bitset import WIDTH_TIERS, ctz, hash_words, local_words, padded_width, po
 from ..bound import bound_bits
 from ..graph import PaddedGraph, RegionGraph, padded
 from . import deepening, dfs
+from . import dominance
 from .base import Control, Outcome, SliceBudget, register
 from .incumbent import first_answer
 from .seen import free_slot, home_slot, table_find, table_put, table_repoint
@@ -59,9 +61,6 @@ FIRST_CAPACITY = 1 << 12
 #: Stored nodes after which children above the current level are made again when needed
 #: rather than stored (a little more time, a fraction of the memory).
 DEFER_AFTER_NODES = 1 << 20
-#: Sets kept per move count for the dominance test: the last ones stored at the level
-#: being expanded (more finds few more dominated nodes and costs more per child).
-DOMINANCE_WINDOW = 64
 #: Seconds to grow a store array, per byte of the new array, and to re-insert a node into
 #: a grown table (measured: 0.4 ns and 150 ns; doubled): a grow that would run past the
 #: deadline is not started.
@@ -109,21 +108,6 @@ def _table_rebuild(table, nodes, n_nodes, words):  # type: ignore[no-untyped-def
     return used
 
 
-@kernel
-def _dominated(child, recent, n_recent, shape):  # type: ignore[no-untyped-def]
-    """Whether one of the ``recent`` sets (stored with as few moves as ``child``) holds
-    all of ``child``. Floods are monotone (a superset stays a superset after any move),
-    so that state reaches the goal at least as soon and ``child`` need not be searched.
-    An equal set would have been found in the table."""
-    for k in range(min(n_recent, recent.shape[0])):
-        extra = np.uint64(0)
-        for w in range(len(shape)):
-            extra |= child[w] & ~recent[k, w]
-        if extra == np.uint64(0):
-            return True
-    return False
-
-
 class StoreArrays(NamedTuple):
     """The search's memory, as the kernel takes it (``_Store`` owns and grows it).
 
@@ -132,14 +116,15 @@ class StoreArrays(NamedTuple):
     (not DEAD) record is in ``table`` once and in the bucket list ``heads[f, g]`` of its
     ``f = g + bound``; ``hi[f]`` is at least the deepest non-empty bucket of ``f``;
     ``recent[g, :n_recent[g] % window]`` are the last sets stored with ``g`` moves on the
-    level being expanded."""
+    level being expanded; ``supersets`` holds records of the store (``dominance``)."""
 
     nodes: np.ndarray  #: (capacity, words + 2) uint64
     table: np.ndarray  #: (2^k,) uint64, hash tag << 32 | node + 1
     heads: np.ndarray  #: (ub + 1, ub + 1) int64, first node of each (f, g) bucket
     hi: np.ndarray  #: (ub + 1,) int64
-    recent: np.ndarray  #: (ub + 1, DOMINANCE_WINDOW, words) uint64
+    recent: np.ndarray  #: (ub + 1, dominance.WINDOW, words) uint64
     n_recent: np.ndarray  #: (ub + 1,) int64
+    supersets: dominance.Supersets
 
 
 @kernel
@@ -155,7 +140,7 @@ def _astar_run(graph, adj_bits, store, ctr, absorbs, budget, shape):  # type: ig
     ``ctr[UB]`` (that answer is optimal), ``NEED_NODES``/``NEED_TABLE`` when the store
     must grow before the next node, ``SLICE_DONE`` when the budget is spent."""
     colour_mask, region_colour = graph.colour_mask, graph.region_colour
-    nodes, table, heads, hi, recent, n_recent = store
+    nodes, table, heads, hi, recent, n_recent, supersets = store
     n_regions = region_colour.shape[0]
     words = len(shape)
     n_col = colour_mask.shape[0]
@@ -327,10 +312,15 @@ def _astar_run(graph, adj_bits, store, ctr, absorbs, budget, shape):  # type: ig
             f2 = g2 + bound_bits(child, child_front, colour_mask, adj_bits, shape, f - g2)
             if f2 >= ctr[UB]:
                 continue
+            # the index's buckets start loading with the table's slot
+            sig = dominance.keys_of(child, g2, supersets, shape)
             found = table_find(table, nodes, child, h, shape)
             if found >= 0 and np.int64(nodes[found, words + 1] >> np.uint64(32)) <= g2:
                 continue
-            if f2 <= f and _dominated(child, recent[g2], n_recent[g2], shape):
+            if f2 <= f and dominance.in_window(child, recent[g2], n_recent[g2], shape):
+                ctr[DOMINATED] += 1
+                continue
+            if dominance.held(child, g2, sig, supersets, nodes, shape):
                 ctr[DOMINATED] += 1
                 continue
             if defer and f2 > f:
@@ -350,6 +340,7 @@ def _astar_run(graph, adj_bits, store, ctr, absorbs, budget, shape):  # type: ig
                 ctr[TABLE_USED] += 1
             heads[f2, g2] = n
             hi[f2] = max(hi[f2], g2)
+            dominance.add(n, sig, supersets)
             if f2 <= f:
                 slot = n_recent[g2] % recent.shape[1]
                 for w in range(words):
@@ -389,25 +380,32 @@ class _Store:
 
     _spare: ClassVar[dict[int, _Store]] = {}
 
-    def __init__(self, words: int, ub: int, capacity: int) -> None:
+    def __init__(self, words: int, ub: int, capacity: int, index_bytes: float) -> None:
         self.words = words
         self.nodes = np.zeros((capacity, words + 2), dtype=np.uint64)
         self.table = np.zeros(capacity * 2, dtype=np.uint64)
+        self.index_bytes = index_bytes
+        self.supersets = dominance.new_supersets(words, self._index_shape())
         self.first = capacity
         self._reset(ub)
 
     def _reset(self, ub: int) -> None:
         self.heads = np.full((ub + 1, ub + 1), -1, dtype=np.int64)
         self.hi = np.full(ub + 1, -1, dtype=np.int64)
-        self.recent = np.empty((ub + 1, DOMINANCE_WINDOW, self.words), dtype=np.uint64)
+        self.recent = np.empty((ub + 1, dominance.WINDOW, self.words), dtype=np.uint64)
         self.n_recent = np.zeros(ub + 1, dtype=np.int64)
 
+    def _index_shape(self) -> tuple[int, int]:
+        return dominance.index_shape(self.table.shape[0], self.index_bytes)
+
     @classmethod
-    def take(cls, words: int, ub: int, capacity: int) -> _Store:
+    def take(cls, words: int, ub: int, capacity: int, index_bytes: float) -> _Store:
+        """A store for a search (``index_bytes``: the most its superset index may take)."""
         st = cls._spare.pop(words, None)
-        if st is None or st.capacity != capacity:
-            return cls(words, ub, capacity)
+        if st is None or st.capacity != capacity or st.index_bytes != index_bytes:
+            return cls(words, ub, capacity, index_bytes)
         st.table.fill(0)
+        st.supersets.buckets.fill(0)
         st._reset(ub)
         return st
 
@@ -420,10 +418,11 @@ class _Store:
         return int(self.nodes.shape[0])
 
     def arrays(self) -> StoreArrays:
-        return StoreArrays(self.nodes, self.table, self.heads, self.hi, self.recent, self.n_recent)
+        return StoreArrays(self.nodes, self.table, self.heads, self.hi, self.recent, self.n_recent, self.supersets)
 
     def nbytes(self) -> int:
-        return self.nodes.nbytes + self.table.nbytes + self.heads.nbytes + self.recent.nbytes
+        return (self.nodes.nbytes + self.table.nbytes + self.heads.nbytes + self.recent.nbytes
+                + self.supersets.buckets.nbytes)
 
     def grow_nodes(self, n_used: int) -> None:
         new = np.empty((self.capacity * 2, self.words + 2), dtype=np.uint64)
@@ -432,6 +431,11 @@ class _Store:
 
     def grow_table(self, n_used: int) -> int:
         self.table = np.empty(self.table.shape[0] * 2, dtype=np.uint64)
+        shape = self._index_shape()
+        buckets = self.supersets.buckets
+        if shape != (buckets.shape[1].bit_length() - 1, buckets.shape[2]):
+            self.supersets = dominance.new_supersets(self.words, shape)
+            dominance.rebuild(self.supersets, self.nodes, n_used, self.words)
         return int(_table_rebuild(self.table, self.nodes, n_used, self.words))
 
     def path_to(self, node: int) -> list[int]:
@@ -445,6 +449,8 @@ Helper = tuple[float, Callable[[list[int]], Outcome]]
 #: Share of the memory cap A*'s store may take when the search may go on by iterative
 #: deepening (``deepening``): the rest is its memo.
 STORE_SHARE = 7 / 8
+#: Share of the store's memory the superset index (``dominance``) may take at most.
+INDEX_SHARE = 1 / 16
 
 
 class _Helpers:
@@ -501,7 +507,7 @@ def search(
     first = FIRST_CAPACITY
     while first > 16 and first * (words + 2 + 2) * 8 > store_cap:
         first //= 2
-    st = _Store.take(words, ub, first)
+    st = _Store.take(words, ub, first, store_cap * INDEX_SHARE)
     due = _Helpers(helpers, control)
     try:
         st.nodes[0, :words] = root
