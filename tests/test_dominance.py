@@ -135,6 +135,9 @@ def test_astar_expands_fewer_states_with_the_index(monkeypatch: pytest.MonkeyPat
     the window misses: the same optimum, proven, with fewer states expanded."""
     board = random_board(11, 11, 10, 3)
     graph = RegionGraph.from_board(board)
+    monkeypatch.setattr(astar, "FIRST_CAPACITY", 256)  # the index starts when the store grows
+    monkeypatch.setattr(dominance, "START_TABLE_SLOTS", 0)
+    astar._Store._spare.clear()
     with_index = astar.search(graph, Control(Limits()), linear_moves(graph))
     monkeypatch.setattr(dominance, "TABLES", 0)
     astar._Store._spare.clear()
@@ -156,6 +159,7 @@ def test_astar_with_a_tiny_growing_index_stays_exact(board: Board) -> None:
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(astar, "FIRST_CAPACITY", 16)
         mp.setattr(dominance, "MIN_BUCKET_BITS", 0)
+        mp.setattr(dominance, "START_TABLE_SLOTS", 0)
         astar._Store._spare.clear()
         out = astar.search(graph, Control(Limits()), linear_moves(graph))
         astar._Store._spare.clear()

@@ -385,7 +385,8 @@ class _Store:
         self.nodes = np.zeros((capacity, words + 2), dtype=np.uint64)
         self.table = np.zeros(capacity * 2, dtype=np.uint64)
         self.index_bytes = index_bytes
-        self.supersets = dominance.new_supersets(words, self._index_shape())
+        self.index_off = dominance.new_supersets(words, (0, dominance.SLOTS), tables=0)
+        self.supersets = self.index_off
         self.first = capacity
         self._reset(ub)
 
@@ -405,7 +406,7 @@ class _Store:
         if st is None or st.capacity != capacity or st.index_bytes != index_bytes:
             return cls(words, ub, capacity, index_bytes)
         st.table.fill(0)
-        st.supersets.buckets.fill(0)
+        st.supersets = st.index_off
         st._reset(ub)
         return st
 
@@ -433,7 +434,9 @@ class _Store:
         self.table = np.empty(self.table.shape[0] * 2, dtype=np.uint64)
         shape = self._index_shape()
         buckets = self.supersets.buckets
-        if shape != (buckets.shape[1].bit_length() - 1, buckets.shape[2]):
+        if self.table.shape[0] < dominance.START_TABLE_SLOTS:
+            pass
+        elif self.supersets is self.index_off or shape != (buckets.shape[1].bit_length() - 1, buckets.shape[2]):
             self.supersets = dominance.new_supersets(self.words, shape)
             dominance.rebuild(self.supersets, self.nodes, n_used, self.words)
         return int(_table_rebuild(self.table, self.nodes, n_used, self.words))
