@@ -47,8 +47,7 @@ from .._jit import kernel, prefetch
 from ..bitset import WIDTH_TIERS, ctz, hash_words, local_words, padded_width, popcount  # noqa: F401 (re-exported)
 from ..bound import bound_bits
 from ..graph import PaddedGraph, RegionGraph, padded
-from . import deepening, dfs
-from . import dominance
+from . import deepening, dfs, dominance
 from .base import Control, Outcome, SliceBudget, register
 from .incumbent import first_answer
 from .seen import free_slot, home_slot, table_find, table_put, table_repoint
@@ -432,13 +431,11 @@ class _Store:
 
     def grow_table(self, n_used: int) -> int:
         self.table = np.empty(self.table.shape[0] * 2, dtype=np.uint64)
-        shape = self._index_shape()
-        buckets = self.supersets.buckets
-        if self.table.shape[0] < dominance.START_TABLE_SLOTS:
-            pass
-        elif self.supersets is self.index_off or shape != (buckets.shape[1].bit_length() - 1, buckets.shape[2]):
-            self.supersets = dominance.new_supersets(self.words, shape)
-            dominance.rebuild(self.supersets, self.nodes, n_used, self.words)
+        if self.table.shape[0] >= dominance.START_TABLE_SLOTS:
+            bits, slots = self._index_shape()
+            if self.supersets is self.index_off or self.supersets.buckets.shape[1:] != (1 << bits, slots):
+                self.supersets = dominance.new_supersets(self.words, (bits, slots))
+                dominance.rebuild(self.supersets, self.nodes, n_used, self.words)
         return int(_table_rebuild(self.table, self.nodes, n_used, self.words))
 
     def path_to(self, node: int) -> list[int]:

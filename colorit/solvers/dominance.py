@@ -17,9 +17,9 @@ searched: only time is lost):
   the regions), a bucket holding the ``SLOTS`` latest states put in it. A superset
   reached in as many moves that differs from the state only in regions outside some
   table's projection shares its bucket there; such pairs are mostly a few regions
-  apart, so four sparse projections find most of them. A bucket entry carries a 32-bit signature of the state (its
-  regions in one more projection, folded by OR), so most candidates that are not
-  supersets are told apart without reading their record.
+  apart, so four sparse projections find most of them. A bucket entry carries a 32-bit
+  signature of the state (its regions in one more projection, folded by OR), so most
+  candidates that are not supersets are told apart without reading their record.
 """
 
 from __future__ import annotations
@@ -45,8 +45,9 @@ DENSITY = 0.1
 MIN_BUCKET_BITS = 10
 MAX_BUCKET_BITS = 16
 #: The index starts once the store's table has this many slots (about 32k states):
-#: smaller searches spend more on it than it saves (b10c15: 1.07 of A*'s time with it
-#: from the first growth, 1.0 from here; floodtest 0.92 from here, 0.98 earlier).
+#: smaller searches spend more on it than it saves (A*'s time with the index against
+#: without, b10c15: 1.08 when it starts at the store's first growth, 1.0 from here;
+#: floodtest's first 100 boards 0.92 from here).
 START_TABLE_SLOTS = 1 << 16
 #: The seed of the projections: the same on every run, so searches are repeatable.
 SEED = 20261126
@@ -109,6 +110,12 @@ def index_shape(table_slots: int, most_bytes: float) -> tuple[int, int]:
 
 
 @kernel
+def _entry(node, sig):  # type: ignore[no-untyped-def]
+    """A bucket entry: record ``node`` (0 stays free for "no entry") and its signature."""
+    return (np.uint64(node + 1) << np.uint64(32)) | sig
+
+
+@kernel
 def keys_of(child, g, index, shape):  # type: ignore[no-untyped-def]
     """Put ``child``'s bucket in each table (for ``g`` moves) into ``index.keys``, start
     loading those buckets, and return its signature."""
@@ -160,7 +167,7 @@ def held(child, g, sig, index, nodes, shape):  # type: ignore[no-untyped-def]
 def add(node, sig, index):  # type: ignore[no-untyped-def]
     """Put record ``node`` (the state ``keys_of`` was last called with) first in its buckets."""
     buckets, keys = index.buckets, index.keys
-    e = (np.uint64(node + 1) << np.uint64(32)) | sig
+    e = _entry(node, sig)
     for t in range(buckets.shape[0]):
         b = keys[t]
         for k in range(buckets.shape[2] - 1, 0, -1):
@@ -179,7 +186,7 @@ def rebuild(index, nodes, n_nodes, words):  # type: ignore[no-untyped-def]
     for j in range(n_nodes - 1, -1, -1):
         g = np.int64(nodes[j, words + 1] >> np.uint64(32))
         sig = keys_of(nodes[j, :words], g, index, nodes[j, :words])
-        e = (np.uint64(j + 1) << np.uint64(32)) | sig
+        e = _entry(j, sig)
         for t in range(buckets.shape[0]):
             b = index.keys[t]
             k = filled[t, b]
