@@ -12,6 +12,7 @@ import math
 import numbers
 import os
 import re
+import time
 from dataclasses import dataclass
 
 from .errors import ColoritError
@@ -124,12 +125,26 @@ def cgroup_cpu_limit() -> float | None:
     return _lowest(found)
 
 
+#: Seconds ``machine_memory`` keeps what it read: a bench checks each board's limits,
+#: and reading the cgroup files each time took a tenth of a set of small boards' time.
+MACHINE_MEMORY_TTL = 1.0
+_machine_memory_read: dict[str | None, tuple[float, int]] = {}
+
+
 def machine_memory() -> int:
     """The memory this process may use in bytes: the machine's RAM, or its cgroup's
-    (container's) memory limit when that is lower."""
+    (container's) memory limit when that is lower (read again after
+    ``MACHINE_MEMORY_TTL`` seconds, or when ``COLORIT_CGROUP_ROOT`` changes)."""
+    key = os.environ.get(CGROUP_ROOT_ENV)
+    now = time.monotonic()
+    kept = _machine_memory_read.get(key)
+    if kept is not None and now - kept[0] < MACHINE_MEMORY_TTL:
+        return kept[1]
     ram = physical_memory()
     limit = cgroup_memory_limit()
-    return min(ram, limit) if limit is not None and limit > 0 else ram
+    total = min(ram, limit) if limit is not None and limit > 0 else ram
+    _machine_memory_read[key] = (now, total)
+    return total
 
 
 def available_cpus() -> int:

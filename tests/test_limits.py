@@ -333,6 +333,18 @@ def test_no_cgroup_files_leaves_the_machine_s(cgroup: Path) -> None:
     assert available_cpus() == _cores()
 
 
+def test_machine_memory_is_read_again_after_its_ttl(cgroup: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bench checks every board's limits: the cgroup files are read once a second at
+    most, and again as soon as that has passed (a container's limit may change)."""
+    from colorit import limits
+
+    assert machine_memory() == physical_memory()
+    fake_cgroup(cgroup, {"memory.max": str(GIB)})
+    assert machine_memory() == physical_memory()  # kept
+    monkeypatch.setattr(limits, "MACHINE_MEMORY_TTL", 0.0)
+    assert machine_memory() == min(GIB, physical_memory())
+
+
 def test_a_container_s_limit_caps_max_memory_naming_the_container(cgroup: Path) -> None:
     fake_cgroup(cgroup, {"memory.max": str(GIB)})
     assert check_memory("512M") == 512 << 20

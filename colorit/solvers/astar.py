@@ -25,9 +25,10 @@ per move count are compared, and for every child, the states a projection index 
 supersets offers.
 
 Past ``DEFER_AFTER_NODES`` stored nodes the expansion is partial: children above the
-current level are not stored, and their parent goes back to the open list at the lowest
-of their levels, to make them again only if the search gets there (it usually ends a
-level below). That keeps memory close to the number of nodes expanded.
+current level are neither looked up nor stored, and their parent goes back to the open
+list at the lowest of their levels, to make them again only if the search gets there (it
+usually ends a level below). That keeps memory close to the number of nodes expanded,
+and spares the lookups of children that are mostly never made again.
 
 The kernel runs in slices and returns when it needs bigger arrays; Python grows them
 within the memory cap, or stops with the best answer and the lower bound it has. Its word
@@ -311,6 +312,12 @@ def _astar_run(graph, adj_bits, store, ctr, absorbs, budget, shape):  # type: ig
             f2 = g2 + bound_bits(child, child_front, colour_mask, adj_bits, shape, f - g2)
             if f2 >= ctr[UB]:
                 continue
+            # deferred before the lookups: if the search gets to f2 it makes the child
+            # again and looks it up then (on 16x16 boards with 10 colours and an answer a
+            # move or two long, the lookups of deferred children took a fifth of the time)
+            if defer and f2 > f:
+                deferred = min(deferred, f2)
+                continue
             # the index's buckets start loading with the table's slot
             sig = dominance.keys_of(child, g2, supersets, shape)
             found = table_find(table, nodes, child, h, shape)
@@ -321,9 +328,6 @@ def _astar_run(graph, adj_bits, store, ctr, absorbs, budget, shape):  # type: ig
                 continue
             if dominance.held(child, g2, sig, supersets, nodes, shape):
                 ctr[DOMINATED] += 1
-                continue
-            if defer and f2 > f:
-                deferred = min(deferred, f2)
                 continue
             n = ctr[N_NODES]
             ctr[N_NODES] = n + 1
@@ -378,14 +382,19 @@ class _Store:
     for each cost more than many of their searches."""
 
     _spare: ClassVar[dict[int, _Store]] = {}
+    #: the index that is off (it holds nothing, so one per width serves every store)
+    _off: ClassVar[dict[int, dominance.Supersets]] = {}
 
     def __init__(self, words: int, ub: int, capacity: int, index_bytes: float) -> None:
         self.words = words
         self.nodes = np.zeros((capacity, words + 2), dtype=np.uint64)
         self.table = np.zeros(capacity * 2, dtype=np.uint64)
         self.index_bytes = index_bytes
-        self.index_off = dominance.new_supersets(words, (0, dominance.SLOTS), tables=0)
-        self.supersets = self.index_off
+        off = self._off.get(words)
+        if off is None:
+            off = self._off[words] = dominance.new_supersets(words, (0, dominance.SLOTS), tables=0)
+        self.index_off = off
+        self.supersets = off
         self.first = capacity
         self._reset(ub)
 
