@@ -137,6 +137,7 @@ def test_astar_expands_fewer_states_with_the_index(monkeypatch: pytest.MonkeyPat
     graph = RegionGraph.from_board(board)
     monkeypatch.setattr(astar, "FIRST_CAPACITY", 256)  # the index starts when the store grows
     monkeypatch.setattr(dominance, "START_TABLE_SLOTS", 0)
+    monkeypatch.setattr(dominance, "MIN_WORDS", 0)
     astar._Store._spare.clear()
     with_index = astar.search(graph, Control(Limits()), linear_moves(graph))
     monkeypatch.setattr(dominance, "TABLES", 0)
@@ -146,6 +147,18 @@ def test_astar_expands_fewer_states_with_the_index(monkeypatch: pytest.MonkeyPat
     assert with_index.proven_optimal and without.proven_optimal
     assert len(with_index.codes) == len(without.codes)
     assert with_index.states < 0.9 * without.states
+
+
+def test_the_index_stays_off_on_narrow_sets(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Below ``MIN_WORDS`` the store grows without an index (a lookup would cost more
+    than the states it drops); from there it gets one once its table is big enough."""
+    monkeypatch.setattr(dominance, "START_TABLE_SLOTS", 0)
+    for words, indexed in ((dominance.MIN_WORDS - 1, False), (dominance.MIN_WORDS, True)):
+        store = astar._Store(words, 10, 64, 1 << 20)
+        store.grow_nodes(1)
+        store.grow_table(1)
+        assert (store.supersets is not store.index_off) == indexed
+        assert (store.supersets.buckets.shape[0] == dominance.TABLES) == indexed
 
 
 @settings(STABLE, max_examples=100)
@@ -160,6 +173,7 @@ def test_astar_with_a_tiny_growing_index_stays_exact(board: Board) -> None:
         mp.setattr(astar, "FIRST_CAPACITY", 16)
         mp.setattr(dominance, "MIN_BUCKET_BITS", 0)
         mp.setattr(dominance, "START_TABLE_SLOTS", 0)
+        mp.setattr(dominance, "MIN_WORDS", 0)
         astar._Store._spare.clear()
         out = astar.search(graph, Control(Limits()), linear_moves(graph))
         astar._Store._spare.clear()

@@ -49,6 +49,11 @@ MAX_BUCKET_BITS = 16
 #: without, b10c15: 1.08 when it starts at the store's first growth, 1.0 from here;
 #: floodtest's first 100 boards 0.92 from here).
 START_TABLE_SLOTS = 1 << 16
+#: ... and only for sets of at least this many words (over 192 regions): on smaller
+#: graphs a state costs less to search than to look up, and the index finds fewer (A*'s
+#: time with the index against without, in one process: b12c12 (2 words) 1.18, b14c8
+#: (3 words) 1.06; floodtest (4-5 words) 0.92, 16x16 boards with 10 colours about 0.55).
+MIN_WORDS = 4
 #: The seed of the projections: the same on every run, so searches are repeatable.
 SEED = 20261126
 
