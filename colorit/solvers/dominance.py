@@ -44,15 +44,15 @@ DENSITY = 0.1
 #: buckets a table, an eighth of the table's slots within these bounds (16 MiB at most).
 MIN_BUCKET_BITS = 10
 MAX_BUCKET_BITS = 16
-#: The index starts once the store's table has this many slots (about 32k states):
-#: smaller searches spend more on it than it saves (A*'s time with the index against
-#: without, b10c15: 1.08 when it starts at the store's first growth, 1.0 from here;
-#: floodtest's first 100 boards 0.92 from here).
-START_TABLE_SLOTS = 1 << 16
-#: ... and only for sets of at least this many words (over 192 regions): on smaller
+#: The index is for sets of at least ``MIN_WORDS`` words (over 192 regions): on smaller
 #: graphs a state costs less to search than to look up, and the index finds fewer (A*'s
 #: time with the index against without, in one process: b12c12 (2 words) 1.18, b14c8
-#: (3 words) 1.06; floodtest (4-5 words) 0.92, 16x16 boards with 10 colours about 0.55).
+#: (3 words) 1.06, and b10c15 1.08 when it started at the first growth). There it
+#: starts at the store's first growth, when its table reaches ``START_TABLE_SLOTS``
+#: (starting at 64k slots instead took 1.05 of the time on floodtest and 1.08 on b18c6;
+#: floodtest with the index against without: about 0.88; 16x16 boards with 10 colours
+#: about 0.55).
+START_TABLE_SLOTS = 1 << 14
 MIN_WORDS = 4
 #: The seed of the projections: the same on every run, so searches are repeatable.
 SEED = 20261126
