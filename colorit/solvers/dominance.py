@@ -36,10 +36,12 @@ WINDOW = 64
 #: (Measured on floodtest and on 16x16 boards with 10 colours: 2 or 3 tables, or 4
 #: slots, find 4-20% fewer; projections of 0.05 or 0.3 fewer. Longer buckets find more
 #: on the big searches and cost more on the small ones: 24 slots expand a third fewer
-#: states on the 16x16 boards, 0.92 of the time, and take 1.06 of it on floodtest.)
+#: states on the 16x16 boards, 0.92 of the time, and take 1.06 of it on floodtest.
+#: A* with projections of 0.14 against 0.1, in one process: floodtest 0.97, b18c6 0.98,
+#: the 16x16 boards 0.92; 0.07 took 1.02 on floodtest, 0.18 and 0.22 0.99.)
 TABLES = 4
 SLOTS = 8
-DENSITY = 0.1
+DENSITY = 0.14
 #: The index grows with the store's table of seen states (``index_shape``): 2^bits
 #: buckets a table, an eighth of the table's slots within these bounds (16 MiB at most).
 MIN_BUCKET_BITS = 10
