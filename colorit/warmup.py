@@ -135,7 +135,7 @@ def warmup() -> float:
     store = astar._Store(WIDTH_TIERS[0], 4, 256, 1 << 20)  # the grow kernels take any width
     store.grow_nodes(0)
     store.grow_table(0)
-    # the index starts only past START_TABLE_SLOTS, beyond this small grow: compile its rebuild here
+    # the index starts only on wider sets and bigger tables than this small grow's: compile its rebuild here
     dominance.rebuild(store.supersets, store.nodes, 0, store.words)
     # graphs past bitset adjacency: lookahead and beam on the adjacency lists
     big = RegionGraph.from_board(random_board(60, 60, 6, 2))

@@ -382,19 +382,13 @@ class _Store:
     for each cost more than many of their searches."""
 
     _spare: ClassVar[dict[int, _Store]] = {}
-    #: the index that is off (it holds nothing, so one per width serves every store)
-    _off: ClassVar[dict[int, dominance.Supersets]] = {}
 
     def __init__(self, words: int, ub: int, capacity: int, index_bytes: float) -> None:
         self.words = words
         self.nodes = np.zeros((capacity, words + 2), dtype=np.uint64)
         self.table = np.zeros(capacity * 2, dtype=np.uint64)
         self.index_bytes = index_bytes
-        off = self._off.get(words)
-        if off is None:
-            off = self._off[words] = dominance.new_supersets(words, (0, dominance.SLOTS), tables=0)
-        self.index_off = off
-        self.supersets = off
+        self.supersets = dominance.index_off(words)
         self.first = capacity
         self._reset(ub)
 
@@ -414,7 +408,7 @@ class _Store:
         if st is None or st.capacity != capacity or st.index_bytes != index_bytes:
             return cls(words, ub, capacity, index_bytes)
         st.table.fill(0)
-        st.supersets = st.index_off
+        st.supersets = dominance.index_off(words)
         st._reset(ub)
         return st
 
@@ -442,7 +436,7 @@ class _Store:
         self.table = np.empty(self.table.shape[0] * 2, dtype=np.uint64)
         if self.table.shape[0] >= dominance.START_TABLE_SLOTS and self.words >= dominance.MIN_WORDS:
             bits, slots = self._index_shape()
-            if self.supersets is self.index_off or self.supersets.buckets.shape[1:] != (1 << bits, slots):
+            if self.supersets is dominance.index_off(self.words) or self.supersets.buckets.shape[1:] != (1 << bits, slots):
                 self.supersets = dominance.new_supersets(self.words, (bits, slots))
                 dominance.rebuild(self.supersets, self.nodes, n_used, self.words)
         return int(_table_rebuild(self.table, self.nodes, n_used, self.words))

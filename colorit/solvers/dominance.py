@@ -24,6 +24,7 @@ searched: only time is lost):
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 import numpy as np
@@ -104,6 +105,13 @@ def new_supersets(words: int, shape: tuple[int, int], tables: int | None = None)
     proj = np.packbits(chosen, axis=1, bitorder="little").view(np.uint64).copy()
     buckets = np.zeros((tables, 1 << bits, slots), dtype=np.uint64)
     return Supersets(proj, buckets, buckets.reshape(-1), np.zeros(tables, dtype=np.int64))
+
+
+@functools.cache
+def index_off(words: int) -> Supersets:
+    """The index that is off, for sets of ``words`` words: it holds nothing, so one per
+    width serves every search."""
+    return new_supersets(words, (0, SLOTS), tables=0)
 
 
 def index_shape(table_slots: int, most_bytes: float) -> tuple[int, int]:
