@@ -158,17 +158,9 @@ def lower_bound(graph: RegionGraph, flooded: np.ndarray | None = None, limit: in
 
 
 @kernel
-def bound_bits(flooded, front, colour_mask, adj_bits, shape, limit):  # type: ignore[no-untyped-def]
-    """``elimination_bound`` on bitset adjacency rows (``adj_bits[r]`` = neighbours of r):
-    the same value, word-parallel, for graphs small enough to keep R x R bits.
-
-    The sets have ``len(shape)`` words: given a tuple, the width is a compile-time constant,
-    every word loop unrolls and the work sets live in registers (together about 3x
-    faster); given an array, it is not.
-
-    Once the bound is known to exceed ``limit`` (moves counted plus one per colour still
-    present), that lower value is returned at once: a search that only needs to know
-    whether a node can beat its best answer is spared the rest."""
+def _bound_bits_many_colours(flooded, front, colour_mask, adj_bits, shape, limit):  # type: ignore[no-untyped-def]
+    """``bound_bits`` for graphs of more than 64 colours: every step tests every colour's
+    mask for what is left of it and what lies beyond the layer."""
     words = len(shape)
     n_col = colour_mask.shape[0]
     expanded = local_words(shape)
@@ -204,6 +196,94 @@ def bound_bits(flooded, front, colour_mask, adj_bits, shape, limit):  # type: ig
             return h + n_present
         if n_elim > 0:
             h += n_elim
+        else:
+            # a colour-blind step never removes a colour (one whose regions all lie in
+            # the layer would have been eliminated instead): if it takes the count past
+            # the limit, the layer it would reach need not be worked out
+            h += 1
+            if h + n_present > limit:
+                return h + n_present
+            for w in range(words):
+                take[w] = layer[w]
+        for w in range(words):
+            expanded[w] |= take[w]
+            layer[w] &= ~take[w]
+        for w in range(words):
+            x = take[w]
+            while x != np.uint64(0):
+                r = (w << 6) + np.int64(ctz(x))
+                x &= x - np.uint64(1)
+                for v in range(words):
+                    layer[v] |= adj_bits[r, v]
+        for w in range(words):
+            layer[w] &= ~expanded[w]
+
+
+@kernel
+def bound_bits(flooded, front, colour_mask, adj_bits, shape, limit):  # type: ignore[no-untyped-def]
+    """``elimination_bound`` on bitset adjacency rows (``adj_bits[r]`` = neighbours of r):
+    the same value, word-parallel, for graphs small enough to keep R x R bits.
+
+    The sets have ``len(shape)`` words: given a tuple, the width is a compile-time constant,
+    every word loop unrolls and the work sets live in registers (together about 3x
+    faster); given an array, it is not. The colours still present are one word of bits
+    (up to 64 colours; ``_bound_bits_many_colours`` past that): a colour leaves only when
+    it is eliminated, so each step tests a colour's mask against the regions beyond the
+    layer alone.
+
+    Once the bound is known to exceed ``limit`` (moves counted plus one per colour still
+    present), that lower value is returned at once: a search that only needs to know
+    whether a node can beat its best answer is spared the rest."""
+    n_col = colour_mask.shape[0]
+    if n_col > 64:
+        return _bound_bits_many_colours(flooded, front, colour_mask, adj_bits, shape, limit)
+    words = len(shape)
+    expanded = local_words(shape)
+    layer = local_words(shape)
+    take = local_words(shape)
+    beyond = local_words(shape)
+    alive = np.uint64(0)
+    n_present = 0
+    for c in range(n_col):
+        rem = np.uint64(0)
+        for w in range(words):
+            rem |= colour_mask[c, w] & ~flooded[w]
+        if rem != np.uint64(0):
+            alive |= np.uint64(1) << np.uint64(c)
+            n_present += 1
+    for w in range(words):
+        expanded[w] = flooded[w]
+        layer[w] = front[w]
+    h = 0
+    while True:
+        if n_present == 0:
+            return h
+        if h + n_present > limit:
+            return h + n_present
+        # the colours with no region beyond the layer: those present are eliminated now
+        for w in range(words):
+            beyond[w] = ~(expanded[w] | layer[w])
+        elim = np.uint64(0)
+        for c in range(n_col):
+            out = np.uint64(0)
+            for w in range(words):
+                out |= colour_mask[c, w] & beyond[w]
+            if out == np.uint64(0):
+                elim |= np.uint64(1) << np.uint64(c)
+        elim &= alive
+        if elim != np.uint64(0):
+            k = np.int64(popcount(elim))
+            h += k
+            n_present -= k
+            alive &= ~elim
+            for w in range(words):
+                take[w] = 0
+            x = elim
+            while x != np.uint64(0):
+                c = np.int64(ctz(x))
+                x &= x - np.uint64(1)
+                for w in range(words):
+                    take[w] |= colour_mask[c, w] & layer[w]
         else:
             # a colour-blind step never removes a colour (one whose regions all lie in
             # the layer would have been eliminated instead): if it takes the count past

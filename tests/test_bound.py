@@ -167,3 +167,22 @@ def test_limit_stops_early_with_a_lower_value_past_it(board: Board, picks: list[
                 assert listed == bound
             else:
                 assert limit < listed <= bound
+
+
+@settings(STABLE, max_examples=30)
+@given(st.integers(0, 2**32 - 1), st.integers(60, 100), st.lists(st.integers(0, 99), max_size=25))
+def test_kernels_agree_past_64_colours(seed: int, colours: int, picks: list[int]) -> None:
+    """The bitset kernel keeps the colours present in one word up to 64 colours and tests
+    every mask past that: both agree with the list kernel, at every limit, on either side
+    of 64 colours."""
+    rng = np.random.default_rng(seed)
+    board = Board(rng.integers(0, colours, size=(12, 12)), (int(rng.integers(12)), int(rng.integers(12))))
+    g = RegionGraph.from_board(board)
+    assert (g.n_colours > 64) == (len(np.unique(board.cells)) > 64)
+    moves = [p % g.n_colours for p in picks]
+    for flooded in states_along(g, moves):
+        bound = lower_bound(g, flooded)
+        assert bound == bits_bound(g, flooded) == bits_bound(g, flooded, pad=1)
+        for limit in (bound - 2, bound - 1, bound):
+            listed = lower_bound(g, flooded, limit)
+            assert listed == bits_bound(g, flooded, limit=limit)
