@@ -242,35 +242,31 @@ def bound_bits(flooded, front, colour_mask, adj_bits, shape, limit):  # type: ig
     layer = local_words(shape)
     take = local_words(shape)
     beyond = local_words(shape)
+    # the first step's test goes with the presence test, in one pass over the masks
     alive = np.uint64(0)
+    elim = np.uint64(0)
     n_present = 0
-    for c in range(n_col):
-        rem = np.uint64(0)
-        for w in range(words):
-            rem |= colour_mask[c, w] & ~flooded[w]
-        if rem != np.uint64(0):
-            alive |= np.uint64(1) << np.uint64(c)
-            n_present += 1
     for w in range(words):
         expanded[w] = flooded[w]
         layer[w] = front[w]
+        beyond[w] = ~(flooded[w] | front[w])
+    for c in range(n_col):
+        rem = np.uint64(0)
+        out = np.uint64(0)
+        for w in range(words):
+            rem |= colour_mask[c, w] & ~flooded[w]
+            out |= colour_mask[c, w] & beyond[w]
+        if rem != np.uint64(0):
+            alive |= np.uint64(1) << np.uint64(c)
+            n_present += 1
+            if out == np.uint64(0):
+                elim |= np.uint64(1) << np.uint64(c)
     h = 0
     while True:
         if n_present == 0:
             return h
         if h + n_present > limit:
             return h + n_present
-        # the colours with no region beyond the layer: those present are eliminated now
-        for w in range(words):
-            beyond[w] = ~(expanded[w] | layer[w])
-        elim = np.uint64(0)
-        for c in range(n_col):
-            out = np.uint64(0)
-            for w in range(words):
-                out |= colour_mask[c, w] & beyond[w]
-            if out == np.uint64(0):
-                elim |= np.uint64(1) << np.uint64(c)
-        elim &= alive
         if elim != np.uint64(0):
             k = np.int64(popcount(elim))
             h += k
@@ -305,6 +301,20 @@ def bound_bits(flooded, front, colour_mask, adj_bits, shape, limit):  # type: ig
                     layer[v] |= adj_bits[r, v]
         for w in range(words):
             layer[w] &= ~expanded[w]
+            beyond[w] = ~(expanded[w] | layer[w])
+        if n_present == 0:
+            return h
+        if h + n_present > limit:
+            return h + n_present
+        # the colours present with no region beyond the layer are eliminated next
+        elim = np.uint64(0)
+        for c in range(n_col):
+            out = np.uint64(0)
+            for w in range(words):
+                out |= colour_mask[c, w] & beyond[w]
+            if out == np.uint64(0):
+                elim |= np.uint64(1) << np.uint64(c)
+        elim &= alive
 
 
 def elimination_bound_bits(
