@@ -410,6 +410,37 @@ def test_auto_shortens_its_first_answer_with_one_narrow_beam_pass_early(monkeypa
     assert widths[1] == 2 * auto.EARLY_WIDTH
 
 
+@pytest.mark.parametrize(("limit", "cut"), [(None, True), (600.0, True), (30.0, False)])
+def test_beam_turns_shrink_after_finding_nothing_under_long_limits(
+    monkeypatch: pytest.MonkeyPatch, limit: float | None, cut: bool
+) -> None:
+    """With a long limit (or none) the answer written is A*'s proven one: each turn that
+    finds nothing shorter leaves the later turns ``UNIMPROVED_SCALE`` of their time.
+    Under a shorter limit the beam's answer may be the one written, and every turn
+    keeps its time."""
+    from colorit.solvers import auto, beam
+    from colorit.solvers.base import Outcome
+
+    spans: list[float] = []
+
+    def fake_search(graph, control, best, max_width=0, widths=None):  # type: ignore[no-untyped-def]
+        spans.append(control.deadline - time.monotonic())
+        return Outcome(list(best), False, 0, 0)
+
+    monkeypatch.setattr(beam, "search", fake_search)
+    graph = RegionGraph.from_board(random_board(10, 10, 6, seed=1))
+    control = Control(Limits(time=limit))
+    helpers = auto._helpers(graph, control)
+    answer = [0] * 40
+    for _, turn in helpers[1:4]:
+        turn(answer)  # nothing shorter each time
+    # the turns' caps: HELP_SHARE of 0.5 s, 2 s and 8 s (all below a quarter of the limit)
+    planned = [auto.HELP_SHARE * at for at in (auto.HELP_FIRST_S, auto.HELP_FIRST_S * auto.HELP_GROWTH,
+                                              auto.HELP_FIRST_S * auto.HELP_GROWTH**2)]
+    scale = auto.UNIMPROVED_SCALE if cut else 1.0
+    assert spans == pytest.approx([planned[0], planned[1] * scale, planned[2] * scale**2], abs=0.01)
+
+
 @pytest.mark.parametrize("algo", ["astar", "dfs", "auto"])
 def test_stop_request_from_another_thread(algo: str) -> None:
     board = random_board(24, 24, 6, seed=0)  # none of the searches proves it in seconds
