@@ -226,10 +226,10 @@ def bound_bits(flooded, front, colour_mask, adj_bits, shape, limit):  # type: ig
 
     The sets have ``len(shape)`` words: given a tuple, the width is a compile-time constant,
     every word loop unrolls and the work sets live in registers (together about 3x
-    faster); given an array, it is not. The colours still present are one word of bits
-    (up to 64 colours; ``_bound_bits_many_colours`` past that): a colour leaves only when
-    it is eliminated, so each step tests a colour's mask against the regions beyond the
-    layer alone.
+    faster); given an array, it is not. The colours not yet eliminated are one word of
+    bits (up to 64 colours; ``_bound_bits_many_colours`` past that): a colour leaves only
+    when it is eliminated, so after the first step a step tests a colour's mask against
+    the regions beyond the layer alone.
 
     Once the bound is known to exceed ``limit`` (moves counted plus one per colour still
     present), that lower value is returned at once: a search that only needs to know
@@ -242,14 +242,17 @@ def bound_bits(flooded, front, colour_mask, adj_bits, shape, limit):  # type: ig
     layer = local_words(shape)
     take = local_words(shape)
     beyond = local_words(shape)
-    # the first step's test goes with the presence test, in one pass over the masks
+    # the first step's test goes with the presence test, in one pass over the masks;
+    # ``alive`` holds the colours present and not yet eliminated, ``take`` the regions
+    # the eliminations take
     alive = np.uint64(0)
-    elim = np.uint64(0)
     n_present = 0
+    n_elim = 0
     for w in range(words):
         expanded[w] = flooded[w]
         layer[w] = front[w]
         beyond[w] = ~(flooded[w] | front[w])
+        take[w] = 0
     for c in range(n_col):
         rem = np.uint64(0)
         out = np.uint64(0)
@@ -257,29 +260,22 @@ def bound_bits(flooded, front, colour_mask, adj_bits, shape, limit):  # type: ig
             rem |= colour_mask[c, w] & ~flooded[w]
             out |= colour_mask[c, w] & beyond[w]
         if rem != np.uint64(0):
-            alive |= np.uint64(1) << np.uint64(c)
             n_present += 1
             if out == np.uint64(0):
-                elim |= np.uint64(1) << np.uint64(c)
+                n_elim += 1
+                for w in range(words):
+                    take[w] |= colour_mask[c, w] & layer[w]
+            else:
+                alive |= np.uint64(1) << np.uint64(c)
     h = 0
     while True:
         if n_present == 0:
             return h
         if h + n_present > limit:
             return h + n_present
-        if elim != np.uint64(0):
-            k = np.int64(popcount(elim))
-            h += k
-            n_present -= k
-            alive &= ~elim
-            for w in range(words):
-                take[w] = 0
-            x = elim
-            while x != np.uint64(0):
-                c = np.int64(ctz(x))
-                x &= x - np.uint64(1)
-                for w in range(words):
-                    take[w] |= colour_mask[c, w] & layer[w]
+        if n_elim > 0:
+            h += n_elim
+            n_present -= n_elim
         else:
             # a colour-blind step never removes a colour (one whose regions all lie in
             # the layer would have been eliminated instead): if it takes the count past
@@ -302,19 +298,22 @@ def bound_bits(flooded, front, colour_mask, adj_bits, shape, limit):  # type: ig
         for w in range(words):
             layer[w] &= ~expanded[w]
             beyond[w] = ~(expanded[w] | layer[w])
+            take[w] = 0
         if n_present == 0:
             return h
         if h + n_present > limit:
             return h + n_present
-        # the colours present with no region beyond the layer are eliminated next
-        elim = np.uint64(0)
+        # the colours left with no region beyond the layer are eliminated next
+        n_elim = 0
         for c in range(n_col):
             out = np.uint64(0)
             for w in range(words):
                 out |= colour_mask[c, w] & beyond[w]
-            if out == np.uint64(0):
-                elim |= np.uint64(1) << np.uint64(c)
-        elim &= alive
+            if out == np.uint64(0) and (alive >> np.uint64(c)) & np.uint64(1):
+                n_elim += 1
+                alive &= ~(np.uint64(1) << np.uint64(c))
+                for w in range(words):
+                    take[w] |= colour_mask[c, w] & layer[w]
 
 
 def elimination_bound_bits(
