@@ -123,7 +123,10 @@ def test_index_grows_with_the_table_within_the_memory_it_may_take() -> None:
     """More buckets as the table grows, within the bounds, and never past its share."""
     plenty = 1 << 40
     assert dominance.index_shape(1 << 12, plenty) == (dominance.MIN_BUCKET_BITS, dominance.SLOTS)
-    assert dominance.index_shape(1 << 18, plenty) == (15, dominance.SLOTS)  # an eighth of the slots
+    assert dominance.index_shape(1 << 17, plenty) == (14, dominance.SLOTS)  # an eighth of the slots
+    # rounded up to the step: the index grows 4x at every other growth of the table
+    assert dominance.index_shape(1 << 16, plenty) == (14, dominance.SLOTS)
+    assert dominance.index_shape(1 << 18, plenty) == (16, dominance.SLOTS)
     assert dominance.index_shape(1 << 30, plenty) == (dominance.MAX_BUCKET_BITS, dominance.SLOTS)
     for table_slots in (1 << 12, 1 << 21, 1 << 30):
         for most in (100_000, 3_000_000, 20_000_000):
