@@ -267,12 +267,12 @@ def bound_bits(flooded, front, colour_mask, adj_bits, shape, limit):  # type: ig
                     take[w] |= colour_mask[c, w] & layer[w]
             else:
                 alive |= np.uint64(1) << np.uint64(c)
+    if n_present == 0:
+        return 0
+    if n_present > limit:
+        return n_present
     h = 0
     while True:
-        if n_present == 0:
-            return h
-        if h + n_present > limit:
-            return h + n_present
         if n_elim > 0:
             h += n_elim
             n_present -= n_elim
