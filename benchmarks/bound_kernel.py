@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import subprocess
 import sys
 import tempfile
 import time
@@ -24,18 +23,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from paired import load_old  # this folder's: the old version as the package colorit_old
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-
-
-def load_old(ref: str, folder: Path) -> Any:
-    """The package as it was at ``ref``, importable as ``colorit_old``."""
-    archive = subprocess.run(["git", "-C", str(REPO), "archive", ref, "colorit"], capture_output=True, check=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
-    (folder / "colorit").rename(folder / "colorit_old")
-    sys.path.insert(0, str(folder))
-    return importlib.import_module("colorit_old")
 
 
 def game_states(pkg: Any, board: Any, n_states: int, seed: int) -> tuple[Any, np.ndarray, np.ndarray]:
