@@ -52,6 +52,13 @@ DENSITY = 0.14
 MIN_BUCKET_BITS = 10
 MAX_BUCKET_BITS = 16
 BITS_STEP = 2
+#: Past its most buckets (a table of over 2^20 slots), the index of a graph of
+#: ``WIDE_COLOURS`` colours or more keeps ``WIDE_SLOTS`` states a bucket (48 MiB). On the
+#: 16x16 boards with 10 colours that took 0.90 of the time (in one process, seeds 1-20;
+#: 16 slots 0.91); on floodtest (6 colours) 1.04, and 1.01 even past 2^21 slots, so
+#: graphs of fewer colours keep ``SLOTS``.
+WIDE_SLOTS = 24
+WIDE_COLOURS = 8
 #: The index is for sets of at least ``MIN_WORDS`` words (over 192 regions): on smaller
 #: graphs a state costs less to search than to look up, and the index finds fewer (A*'s
 #: time with the index against without, in one process: b12c12 (2 words) 1.18, b14c8
@@ -119,16 +126,25 @@ def index_off(words: int) -> Supersets:
     return new_supersets(words, (0, SLOTS), tables=0)
 
 
-def index_shape(table_slots: int, most_bytes: float) -> tuple[int, int]:
+def index_shape(table_slots: int, most_bytes: float, wide_slots: int = SLOTS) -> tuple[int, int]:
     """``(bits, slots)`` of the index for a store whose table of seen states has
     ``table_slots`` slots (about twice its records): buckets an eighth of that, within
-    the bounds and rounded up to a step, and fewer if the index would take more than
+    the bounds and rounded up to a step, ``wide_slots`` states a bucket past the most
+    buckets (``slots_past_most``), and fewer buckets if the index would take more than
     ``most_bytes``."""
-    bits = max(MIN_BUCKET_BITS, min(MAX_BUCKET_BITS, table_slots.bit_length() - 4))
+    want = table_slots.bit_length() - 4
+    slots = wide_slots if want > MAX_BUCKET_BITS else SLOTS
+    bits = max(MIN_BUCKET_BITS, min(MAX_BUCKET_BITS, want))
     bits = min(MAX_BUCKET_BITS, bits + (bits - MIN_BUCKET_BITS) % BITS_STEP)
-    while bits > 0 and (TABLES * SLOTS * 8) << bits > most_bytes:
+    while bits > 0 and (TABLES * slots * 8) << bits > most_bytes:
         bits -= 1
-    return bits, SLOTS
+    return bits, slots
+
+
+def slots_past_most(n_colours: int) -> int:
+    """States a bucket keeps once the index has its most buckets, on a graph of
+    ``n_colours`` colours (see ``WIDE_SLOTS``)."""
+    return WIDE_SLOTS if n_colours >= WIDE_COLOURS else SLOTS
 
 
 @kernel
