@@ -133,19 +133,18 @@ def test_index_grows_with_the_table_within_the_memory_it_may_take() -> None:
             assert _index_bytes(dominance.index_shape(table_slots, most)) <= most
 
 
-def test_wide_buckets_only_past_the_most_buckets_on_graphs_of_many_colours() -> None:
-    """Past its most buckets the index keeps longer buckets on graphs of many colours,
-    still within the memory it may take; a narrower table, or fewer colours, keeps
-    ``SLOTS``."""
+def test_longer_buckets_on_graphs_of_many_colours() -> None:
+    """Graphs of many colours get longer buckets, still within the memory the index may
+    take; graphs of fewer colours keep ``SLOTS``."""
     plenty = 1 << 40
-    wide = dominance.slots_past_most(dominance.WIDE_COLOURS)
+    wide = dominance.slots_for(dominance.WIDE_COLOURS)
     assert wide == dominance.WIDE_SLOTS > dominance.SLOTS
-    assert dominance.slots_past_most(dominance.WIDE_COLOURS - 1) == dominance.SLOTS
+    assert dominance.slots_for(dominance.WIDE_COLOURS - 1) == dominance.SLOTS
+    assert dominance.index_shape(1 << 17, plenty, wide) == (14, wide)
     assert dominance.index_shape(1 << 30, plenty, wide) == (dominance.MAX_BUCKET_BITS, wide)
-    assert dominance.index_shape(1 << 19, plenty, wide) == (dominance.MAX_BUCKET_BITS, dominance.SLOTS)
-    assert dominance.index_shape(1 << 20, plenty, wide) == (dominance.MAX_BUCKET_BITS, wide)
-    for most in (100_000, 3_000_000, 20_000_000):
-        assert _index_bytes(dominance.index_shape(1 << 24, most, wide)) <= most
+    for table_slots in (1 << 12, 1 << 21, 1 << 30):
+        for most in (100_000, 3_000_000, 20_000_000):
+            assert _index_bytes(dominance.index_shape(table_slots, most, wide)) <= most
 
 
 def test_astar_expands_fewer_states_with_the_index(monkeypatch: pytest.MonkeyPatch) -> None:

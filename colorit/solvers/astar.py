@@ -388,7 +388,7 @@ class _Store:
         self.nodes = np.zeros((capacity, words + 2), dtype=np.uint64)
         self.table = np.zeros(capacity * 2, dtype=np.uint64)
         self.index_bytes = index_bytes
-        self.wide_slots = dominance.SLOTS
+        self.slots = dominance.SLOTS
         self.supersets = dominance.index_off(words)
         self.first = capacity
         self._reset(ub)
@@ -400,12 +400,12 @@ class _Store:
         self.n_recent = np.zeros(ub + 1, dtype=np.int64)
 
     def _index_shape(self) -> tuple[int, int]:
-        return dominance.index_shape(self.table.shape[0], self.index_bytes, self.wide_slots)
+        return dominance.index_shape(self.table.shape[0], self.index_bytes, self.slots)
 
     @classmethod
-    def take(cls, words: int, ub: int, capacity: int, index_bytes: float, wide_slots: int = dominance.SLOTS) -> _Store:
+    def take(cls, words: int, ub: int, capacity: int, index_bytes: float, slots: int = dominance.SLOTS) -> _Store:
         """A store for a search (``index_bytes``: the most its superset index may take;
-        ``wide_slots``: its states a bucket past its most buckets)."""
+        ``slots``: the states a bucket of it keeps)."""
         st = cls._spare.pop(words, None)
         if st is None or st.capacity != capacity or st.index_bytes != index_bytes:
             st = cls(words, ub, capacity, index_bytes)
@@ -413,7 +413,7 @@ class _Store:
             st.table.fill(0)
             st.supersets = dominance.index_off(words)
             st._reset(ub)
-        st.wide_slots = wide_slots
+        st.slots = slots
         return st
 
     def release(self) -> None:
@@ -514,7 +514,7 @@ def search(
     first = FIRST_CAPACITY
     while first > 16 and first * (words + 2 + 2) * 8 > store_cap:
         first //= 2
-    st = _Store.take(words, ub, first, store_cap * INDEX_SHARE, dominance.slots_past_most(graph.n_colours))
+    st = _Store.take(words, ub, first, store_cap * INDEX_SHARE, dominance.slots_for(graph.n_colours))
     due = _Helpers(helpers, control)
     try:
         st.nodes[0, :words] = root

@@ -52,11 +52,12 @@ DENSITY = 0.14
 MIN_BUCKET_BITS = 10
 MAX_BUCKET_BITS = 16
 BITS_STEP = 2
-#: Past its most buckets (a table of over 2^20 slots), the index of a graph of
-#: ``WIDE_COLOURS`` colours or more keeps ``WIDE_SLOTS`` states a bucket (48 MiB). On the
-#: 16x16 boards with 10 colours that took 0.90 of the time (in one process, seeds 1-20;
-#: 16 slots 0.91); on floodtest (6 colours) 1.04, and 1.01 even past 2^21 slots, so
-#: graphs of fewer colours keep ``SLOTS``.
+#: On graphs of ``WIDE_COLOURS`` colours or more a bucket keeps ``WIDE_SLOTS`` states
+#: (the index takes up to 48 MiB): their searches find many more dominating states in
+#: longer buckets. In one process, the 16x16 boards with 10 colours (seeds 1-20) took
+#: 0.77 of the time with 24 slots against 8, and 32 slots were no better. On floodtest
+#: (6 colours) 24 slots took 1.04-1.06 of the time, so graphs of fewer colours keep
+#: ``SLOTS`` (8 lies between the two measured).
 WIDE_SLOTS = 24
 WIDE_COLOURS = 8
 #: The index is for sets of at least ``MIN_WORDS`` words (over 192 regions): on smaller
@@ -126,24 +127,20 @@ def index_off(words: int) -> Supersets:
     return new_supersets(words, (0, SLOTS), tables=0)
 
 
-def index_shape(table_slots: int, most_bytes: float, wide_slots: int = SLOTS) -> tuple[int, int]:
+def index_shape(table_slots: int, most_bytes: float, slots: int = SLOTS) -> tuple[int, int]:
     """``(bits, slots)`` of the index for a store whose table of seen states has
-    ``table_slots`` slots (about twice its records): buckets an eighth of that, within
-    the bounds and rounded up to a step, ``wide_slots`` states a bucket past the most
-    buckets (``slots_past_most``), and fewer buckets if the index would take more than
-    ``most_bytes``."""
-    want = table_slots.bit_length() - 4
-    slots = wide_slots if want > MAX_BUCKET_BITS else SLOTS
-    bits = max(MIN_BUCKET_BITS, min(MAX_BUCKET_BITS, want))
+    ``table_slots`` slots (about twice its records), ``slots`` states a bucket
+    (``slots_for``): buckets an eighth of the table's slots, within the bounds and
+    rounded up to a step, and fewer if the index would take more than ``most_bytes``."""
+    bits = max(MIN_BUCKET_BITS, min(MAX_BUCKET_BITS, table_slots.bit_length() - 4))
     bits = min(MAX_BUCKET_BITS, bits + (bits - MIN_BUCKET_BITS) % BITS_STEP)
     while bits > 0 and (TABLES * slots * 8) << bits > most_bytes:
         bits -= 1
     return bits, slots
 
 
-def slots_past_most(n_colours: int) -> int:
-    """States a bucket keeps once the index has its most buckets, on a graph of
-    ``n_colours`` colours (see ``WIDE_SLOTS``)."""
+def slots_for(n_colours: int) -> int:
+    """States a bucket keeps on a graph of ``n_colours`` colours (see ``WIDE_SLOTS``)."""
     return WIDE_SLOTS if n_colours >= WIDE_COLOURS else SLOTS
 
 
