@@ -44,11 +44,11 @@ TABLES = 4
 SLOTS = 8
 DENSITY = 0.14
 #: The index grows with the store's table of seen states (``index_shape``): 2^bits
-#: buckets a table, an eighth of the table's slots within these bounds (16 MiB at most),
-#: rounded up to ``BITS_STEP`` past the least. Every growth of the index rebuilds it from
-#: all the records; growing it 4x at every other growth of the table, rather than 2x at
-#: each, rebuilds less (in one process, A* under ``auto``: floodtest 0.97, b18c6 0.965 of
-#: the time; the 16x16 boards with 10 colours about the same).
+#: buckets a table, an eighth of the table's slots within these bounds (16 MiB at most
+#: with ``SLOTS``), rounded up to ``BITS_STEP`` past the least. Every growth of the index
+#: rebuilds it from all the records; growing it 4x at every other growth of the table,
+#: rather than 2x at each, rebuilds less (in one process, A* under ``auto``: floodtest
+#: 0.97, b18c6 0.965 of the time; the 16x16 boards with 10 colours about the same).
 MIN_BUCKET_BITS = 10
 MAX_BUCKET_BITS = 16
 BITS_STEP = 2
