@@ -66,15 +66,16 @@ def _helpers(graph: RegionGraph, control: Control) -> list[astar.Helper]:
     """The beam's turns while A* runs (see ``SHORT_LIMIT_S``)."""
     widths: dict[str, int] = {}
     limit = control.deadline - control.started
-    scale = [1.0]
+    scale = 1.0  # of the turns still to come
     cut = UNIMPROVED_SCALE if limit >= PROVE_LIMIT_S else 1.0
 
     def turn(share: float, most_s: float, max_width: int = beam.MAX_WIDTH) -> Callable[[list[int]], Outcome]:
         def improve(current: list[int]) -> Outcome:
-            sub = control.sub(time_share=share, most_s=most_s * scale[0])
+            nonlocal scale
+            sub = control.sub(time_share=share, most_s=most_s * scale)
             out = beam.search(graph, sub, current, max_width=max_width, widths=widths)
             if len(out.codes) >= len(current):
-                scale[0] *= cut
+                scale *= cut
             return out
 
         return improve
