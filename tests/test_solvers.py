@@ -238,6 +238,62 @@ def test_astar_deferring_children_stays_exact(board: Board) -> None:
     assert naive.solved(naive.play_all(rows_of(board), board.ids_of(out.codes), board.start))
 
 
+@settings(STABLE, max_examples=150)
+@given(boards(min_colours=2, max_colours=10, for_bfs=True))
+def test_astar_dives_for_a_shorter_answer_and_stays_exact(board: Board) -> None:
+    """Dives from the first node on, one node a slice (so a dive comes at every new level
+    and answer), from a poor first answer (the linear AI's): the optimum is still found
+    and proven."""
+    from colorit.solvers import astar
+    from colorit.solvers.base import SliceBudget
+    from colorit.solvers.linear import linear_moves
+
+    optimum = naive.optimal_length(rows_of(board), board.start)
+    graph = RegionGraph.from_board(board)
+    saved = astar.DIVE_AFTER, astar.DIVE_LEAST, astar.SliceBudget
+    astar.DIVE_AFTER, astar.DIVE_LEAST = 0, 1
+    astar.SliceBudget = lambda: SliceBudget(first=1, most=1)  # type: ignore[assignment,misc]
+    try:
+        out = astar.search(graph, Control(Limits()), linear_moves(graph))
+    finally:
+        astar.DIVE_AFTER, astar.DIVE_LEAST, astar.SliceBudget = saved  # type: ignore[misc]
+    assert len(out.codes) == optimum and out.proven_optimal and out.lower_bound == optimum
+    assert naive.solved(naive.play_all(rows_of(board), board.ids_of(out.codes), board.start))
+
+
+def test_astar_dives_find_shorter_answers_on_deep_boards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From a first answer one move too long, on boards of 12 colours, some dive finds the
+    optimum before the level below it is proven, and every answer is the optimum A*
+    proves without dives."""
+    from colorit.solvers import astar
+    from colorit.solvers.linear import linear_moves
+
+    found: list[int] = []
+    real_dive = astar._dive
+
+    def spy_dive(*args):  # type: ignore[no-untyped-def]
+        goal = real_dive(*args)
+        found.append(goal)
+        return goal
+
+    monkeypatch.setattr(astar, "_dive", spy_dive)
+    monkeypatch.setattr(astar, "DIVE_AFTER", 0)
+    for seed in range(3):
+        board = random_board(12, 12, 12, seed=seed)
+        graph = RegionGraph.from_board(board)
+        monkeypatch.setattr(astar, "DIVE_SHARE", 0.0)
+        without = astar.search(graph, Control(Limits()), linear_moves(graph))
+        monkeypatch.setattr(astar, "DIVE_SHARE", 1 / 16)
+        assert without.proven_optimal
+        # the optimum and one more move (any other colour): a valid answer a move too long
+        longer = list(without.codes) + [(without.codes[-1] + 1) % graph.n_colours]
+        board.check_codes(longer)
+        with_dives = astar.search(graph, Control(Limits()), longer)
+        assert with_dives.proven_optimal and len(with_dives.codes) == len(without.codes)
+        board.check_codes(with_dives.codes)
+    assert any(goal >= 0 for goal in found), f"no dive found a shorter answer ({len(found)} dives)"
+
+
 def test_exact_solvers_on_a_hand_board() -> None:
     board = Board.from_rows(GRID)
     for algo in EXACT:

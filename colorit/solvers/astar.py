@@ -30,6 +30,11 @@ list at the lowest of their levels, to make them again only if the search gets t
 usually ends a level below). That keeps memory close to the number of nodes expanded,
 and spares the lookups of children that are mostly never made again.
 
+When the search reaches a level two or more below its answer, it first dives: it expands
+the deepest open nodes of the answer's last level for a share of the work done so far.
+With the answer a move too long, a dive that finds the optimum spares storing every
+child on the optimum's level while the level below is proven.
+
 The kernel runs in slices and returns when it needs bigger arrays; Python grows them
 within the memory cap, or stops with the best answer and the lower bound it has. Its word
 loops have a compile-time length (sets are padded to the next of ``WIDTH_TIERS``) and its
@@ -66,6 +71,13 @@ DEFER_AFTER_NODES = 1 << 20
 #: deadline is not started.
 GROW_S_PER_BYTE = 1e-9
 REBUILD_S_PER_NODE = 3e-7
+#: A dive for a shorter answer: when the search reaches a level two or more below its
+#: answer, it expands the deepest open nodes of the answer's last level (``UB - 1``) for
+#: up to ``DIVE_SHARE`` of the nodes expanded so far (at least ``DIVE_LEAST``), once per
+#: level and answer, after ``DIVE_AFTER`` nodes expanded.
+DIVE_SHARE = 1 / 16
+DIVE_LEAST = 256
+DIVE_AFTER = 2048
 
 
 # --- node records: [set words..., link = parent << 32 | next, meta = g << 32 | move << 8 | flags]
@@ -529,6 +541,7 @@ def search(
         absorbs = np.zeros(graph.n_colours, np.bool_)
         stopped = ""
         budget = SliceBudget()
+        dived = (-1, -1)
         while True:
             if control.should_stop():
                 stopped = control.stop_reason
@@ -557,6 +570,15 @@ def search(
                     stopped = "time"
                     break
                 ctr[TABLE_USED] = st.grow_table(int(ctr[N_NODES]))
+            level = (int(ctr[CUR_F]), int(ctr[UB]))
+            if DIVE_SHARE > 0 and level != dived and level[0] <= level[1] - 2 and ctr[EXPANDED] >= DIVE_AFTER:
+                dived = level
+                # within one slice's work, so the deadline is still noticed in time
+                n = min(max(DIVE_LEAST, int(ctr[EXPANDED] * DIVE_SHARE)), budget.start(control.remaining()))
+                goal = _dive(pg, st, ctr, absorbs, n)
+                if goal >= 0:
+                    best = st.path_to(goal)
+                    control.improved(best, int(ctr[CUR_F]))
             best, proven = due.run_due(best, int(ctr[CUR_F]))
             if proven:
                 return Outcome(best, True, len(best), int(ctr[EXPANDED]))
@@ -571,6 +593,24 @@ def search(
     if stopped:
         return Outcome(best, False, min(int(ctr[CUR_F]), len(best)), states, stopped)
     return Outcome(best, True, len(best), states)
+
+
+def _dive(pg: PaddedGraph, st: _Store, ctr: np.ndarray, absorbs: np.ndarray, budget: int) -> int:
+    """Expand up to ``budget`` open nodes of the answer's last level, deepest first (a
+    dive: their children on that level are the deepest next), ahead of the level being
+    proven: the goal node of a shorter answer found, or -1.
+
+    Any order of expansion keeps A* exact (the table keeps each state's fewest moves, and
+    the search ends only when no open node can beat the answer); this one only spares
+    work: with the answer a move shorter, the levels below it store no children on its
+    last level. The dive's children go on that level or above (a child below it would be
+    expanded next, as A* itself would); an empty level ends the dive (the kernel's
+    "exhausted" there means only that), as does a store that must grow."""
+    level = int(ctr[CUR_F])
+    ctr[CUR_F] = ctr[UB] - 1
+    status = _astar_run(pg.arrays, pg.adj_bits, st.arrays(), ctr, absorbs, budget, pg.shape)
+    ctr[CUR_F] = min(level, int(ctr[CUR_F]))
+    return int(ctr[GOAL]) if status == IMPROVED else -1
 
 
 def _deepen(pg: PaddedGraph, st: _Store, ctr: np.ndarray, control: Control, best: list[int], due: _Helpers,
