@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 import pytest
-from cli_support import board_file, env, registered
+from cli_support import assert_one_line_error, board_file, env, in_process, registered
 
 from colorit import ColoritError, Control, Limits, solve
 from colorit.cli import COMMANDS, core
@@ -132,6 +132,33 @@ def test_parser_errors_are_usage_errors_naming_the_help() -> None:
     message = str(info.value)
     assert message == "--time-limit must be a positive number of seconds, got -5 (see 'colorit thing --help')"
     assert "\n" not in message
+
+
+@pytest.mark.parametrize(
+    ("args", "missing", "fragment"),
+    [
+        (["show", "{board}", "-o", "{out}.gif"], "PIL", "colorit show needs the pictures extra (PIL is missing)"),
+        (["serve", "--port", "0"], "fastapi", "colorit serve needs the web extra (fastapi is missing)"),
+        (["bench", "{board}", "--plot", "{out}.png"], "matplotlib", "colorit bench --plot needs the pictures extra"),
+    ],
+)
+def test_a_missing_extra_is_one_line_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    args: list[str], missing: str, fragment: str,
+) -> None:
+    """After a ``pip install .`` without an extra, the command that needs it says how to
+    install it, in one line and exit 2, and writes nothing."""
+    import importlib.util
+
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == missing else real_find_spec(name, *a))
+    board = board_file(tmp_path)
+    code, out, err = in_process(capsys, *[a.format(board=board, out=tmp_path / "out") for a in args])
+    assert code == 2
+    line = assert_one_line_error(err, fragment)
+    assert f"pip install 'colorit[" in line
+    assert out == ""
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["board.csv"]
 
 
 # --------------------------------------------------------------------------- the clock

@@ -108,6 +108,8 @@ def run(args: argparse.Namespace, ctx: core.Context) -> int:
         from ..batch.dask_client import require_dask
 
         require_dask()  # before any work: one line saying how to install it
+    if args.plot is not None:
+        core.require_extra("pictures", "bench --plot", "matplotlib")
     from ..batch.session import BenchOptions, BenchRun, ranges
     opts = BenchOptions(
         files=args.files, algo=core.solver_name(args.algo), start=args.start,  # unknown names fail before any reading

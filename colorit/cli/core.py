@@ -115,6 +115,19 @@ class UsageError(ColoritError):
     """A command line argparse rejects."""
 
 
+def require_extra(extra: str, command: str, *modules: str) -> None:
+    """Fail before any work, in one line, unless the optional ``modules`` a command needs
+    can be imported (a ``pip install .`` without the ``extra``)."""
+    import importlib.util
+
+    for name in modules:
+        if importlib.util.find_spec(name) is None:
+            raise UsageError(
+                f"colorit {command} needs the {extra} extra ({name} is missing): pip install 'colorit[{extra}]' "
+                f"(or run bin/colorit {command}, which installs it)"
+            )
+
+
 _ARGUMENT = re.compile(r"^argument (?P<names>[^:]+): (?P<message>.*)$", re.DOTALL)
 
 

@@ -23,13 +23,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, ctx: core.Context) -> int:
-    try:
-        from ..web.config import ServerConfig
-        from ..web.server import serve
-    except ImportError as e:
-        raise core.UsageError(
-            f"colorit serve needs the web extra ({e.name} is missing): pip install 'colorit[web]' "
-            "(or run bin/colorit serve, which installs it)"
-        ) from None
+    core.require_extra("web", "serve", "fastapi", "uvicorn")
+    from ..web.config import ServerConfig
+    from ..web.server import serve
+
     config = ServerConfig(host=args.host, port=args.port, workers=args.workers, max_cells=args.max_cells, max_time=args.max_time)
     return serve(config, open_browser=args.open, log=lambda line: print(line, flush=True))

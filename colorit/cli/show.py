@@ -45,6 +45,7 @@ def run(args: argparse.Namespace, ctx: core.Context) -> int:
         kind = KINDS.get(os.path.splitext(args.output)[1].lower())
         if kind is None:
             raise core.UsageError(f"{args.output}: -o takes a .gif (animated replay) or .png (key frames) file name")
+        core.require_extra("pictures", "show", "PIL")
     core.check_files([args.input, args.moves], [args.output])
     board = core.read_board(args.input, start=args.start)
     if args.moves is not None:
