@@ -140,6 +140,7 @@ def test_parser_errors_are_usage_errors_naming_the_help() -> None:
         (["show", "{board}", "-o", "{out}.gif"], "PIL", "colorit show needs the pictures extra (PIL is missing)"),
         (["serve", "--port", "0"], "fastapi", "colorit serve needs the web extra (fastapi is missing)"),
         (["bench", "{board}", "--plot", "{out}.png"], "matplotlib", "colorit bench --plot needs the pictures extra"),
+        (["compare", "{board}", "--plot", "{out}.png"], "matplotlib", "colorit compare --plot needs the pictures extra"),
     ],
 )
 def test_a_missing_extra_is_one_line_before_any_work(

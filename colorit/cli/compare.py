@@ -49,6 +49,8 @@ def run(args: argparse.Namespace, ctx: core.Context) -> int:
         raise core.UsageError("--algos names no algorithm")
     algos = list(dict.fromkeys(core.solver_name(n, "--algos") for n in names))
     core.check_files([args.input], [args.plot])
+    if args.plot:
+        core.require_extra("pictures", "compare --plot", "matplotlib")
     board = core.read_board(args.input, start=args.start)
     runs = ([BASELINE] if BASELINE not in algos else []) + algos
     progress = core.Progress(len(runs), "algorithms", label="compare", enabled=not args.quiet)
