@@ -2,7 +2,8 @@
 state reached in as few moves holds every one of its regions (the window's filled rows,
 the index's records); the index finds a superset that differs only outside one of its
 projections, keeps a bucket's latest states, survives a rebuild, fits the memory it is
-given; and A* with it expands fewer states and stays exact."""
+given; and A* with it (or a longer window where it is off) expands fewer states and
+stays exact."""
 
 from __future__ import annotations
 
@@ -176,6 +177,28 @@ def test_the_index_stays_off_on_narrow_sets(monkeypatch: pytest.MonkeyPatch) -> 
         store.grow_table(1)
         assert (store.supersets is not dominance.index_off(words)) == indexed
         assert (store.supersets.buckets.shape[0] == dominance.TABLES) == indexed
+
+
+def test_a_longer_window_where_it_is_the_only_lookup(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Below ``MIN_WORDS`` (no index) the window holds ``NARROW_WINDOW`` sets per move
+    count, and finds states the default window misses: the same optimum, proven, with
+    fewer states expanded. Wider sets keep ``WINDOW``."""
+    assert dominance.window_for(dominance.MIN_WORDS - 1) == dominance.NARROW_WINDOW > dominance.WINDOW
+    assert dominance.window_for(dominance.MIN_WORDS) == dominance.WINDOW
+    assert astar._Store(dominance.MIN_WORDS - 1, 10, 64, 1 << 20).recent.shape[1] == dominance.NARROW_WINDOW
+    assert astar._Store(dominance.MIN_WORDS, 10, 64, 1 << 20).recent.shape[1] == dominance.WINDOW
+    graph = RegionGraph.from_board(random_board(11, 11, 10, 3))
+    assert graph.n_words < dominance.MIN_WORDS
+    runs = []
+    for window in (dominance.NARROW_WINDOW, dominance.WINDOW):
+        monkeypatch.setattr(dominance, "NARROW_WINDOW", window)
+        astar._Store._spare.clear()
+        runs.append(astar.search(graph, Control(Limits()), linear_moves(graph)))
+    astar._Store._spare.clear()
+    longer, default = runs
+    assert longer.proven_optimal and default.proven_optimal
+    assert len(longer.codes) == len(default.codes)
+    assert longer.states < default.states
 
 
 @settings(STABLE, max_examples=100)

@@ -134,7 +134,7 @@ class StoreArrays(NamedTuple):
     table: np.ndarray  #: (2^k,) uint64, hash tag << 32 | node + 1
     heads: np.ndarray  #: (ub + 1, ub + 1) int64, first node of each (f, g) bucket
     hi: np.ndarray  #: (ub + 1,) int64
-    recent: np.ndarray  #: (ub + 1, dominance.WINDOW, words) uint64
+    recent: np.ndarray  #: (ub + 1, dominance.window_for(words), words) uint64
     n_recent: np.ndarray  #: (ub + 1,) int64
     supersets: dominance.Supersets
 
@@ -408,7 +408,7 @@ class _Store:
     def _reset(self, ub: int) -> None:
         self.heads = np.full((ub + 1, ub + 1), -1, dtype=np.int64)
         self.hi = np.full(ub + 1, -1, dtype=np.int64)
-        self.recent = np.empty((ub + 1, dominance.WINDOW, self.words), dtype=np.uint64)
+        self.recent = np.empty((ub + 1, dominance.window_for(self.words), self.words), dtype=np.uint64)
         self.n_recent = np.zeros(ub + 1, dtype=np.int64)
 
     def _index_shape(self) -> tuple[int, int]:

@@ -31,8 +31,14 @@ import numpy as np
 
 from .._jit import kernel, prefetch
 
-#: Sets compared per move count in the window.
+#: Sets compared per move count in the window: ``WINDOW`` on sets of ``MIN_WORDS`` words
+#: or more, where the projection index finds the distant cousins, and ``NARROW_WINDOW``
+#: below, where the window is the only lookup (A* under ``auto`` with 256 against 64, in
+#: one process: b14c8 0.85 of the time, b12c12 0.89, pc19 0.98; 512 was no better, 128
+#: took 0.91 on b14c8; on 4 words and more, floodtest 0.99, b18c6 1.00, 16x16 boards
+#: with 10 colours 1.08).
 WINDOW = 64
+NARROW_WINDOW = 256
 #: Projection tables, states a bucket keeps, share of the regions in a projection.
 #: (Measured on floodtest and on 16x16 boards with 10 colours: 2 or 3 tables, or 4
 #: slots, find 4-20% fewer; projections of 0.05 or 0.3 fewer. Longer buckets find more
@@ -88,6 +94,11 @@ def in_window(child, recent, n_recent, shape):  # type: ignore[no-untyped-def]
         if extra == np.uint64(0):
             return True
     return False
+
+
+def window_for(words: int) -> int:
+    """The window's length for sets of ``words`` words."""
+    return WINDOW if words >= MIN_WORDS else NARROW_WINDOW
 
 
 class Supersets(NamedTuple):
