@@ -9,6 +9,7 @@ sleeps or writes), as signals are about processes; the rest in this one.
 from __future__ import annotations
 
 import argparse
+import gc
 import io
 import os
 import re
@@ -564,3 +565,24 @@ def test_solve_within_stops_on_a_signal() -> None:
     assert time.monotonic() - t0 < 10  # at once, not after the 30 s limit (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
     assert sol.stopped == "signal"
     board.check(list(sol.moves))
+
+
+def test_the_collector_waits_for_the_start_and_then_sets_it_aside() -> None:
+    """While a command starts the young generation's threshold is high (its imports and
+    kernels allocate much and free little); ``settle_collection`` freezes what the start
+    made and restores the thresholds; without a deferred start it changes nothing."""
+    before = gc.get_threshold()
+    frozen = gc.get_freeze_count()
+    try:
+        core.settle_collection()
+        assert gc.get_threshold() == before and gc.get_freeze_count() == frozen
+        core.defer_collection()
+        core.defer_collection()  # twice: the thresholds to restore are still the first
+        assert gc.get_threshold() == (core.START_GC_THRESHOLD, before[1], before[2])
+        kept = [object() for _ in range(10)]
+        core.settle_collection()
+        assert gc.get_threshold() == before
+        assert gc.get_freeze_count() > frozen + len(kept) - 1
+    finally:
+        gc.set_threshold(*before)
+        gc.unfreeze()

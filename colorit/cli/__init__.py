@@ -133,6 +133,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     explicit ``argv`` (a call from Python) it counts from this call and returns.
     """
     real = argv is None
+    if real:
+        core.defer_collection()  # the process's own start; calls from Python keep theirs
     ctx = core.Context(started=core.clock_start(from_process_start=real), log=Log(), from_process_start=real)
     code = _run(list(sys.argv[1:] if argv is None else argv), ctx)
     if real:

@@ -27,5 +27,6 @@ def run(args: argparse.Namespace, ctx: core.Context) -> int:
     from ..web.config import ServerConfig
     from ..web.server import serve
 
+    core.settle_collection()  # started: a long-running server collects as usual
     config = ServerConfig(host=args.host, port=args.port, workers=args.workers, max_cells=args.max_cells, max_time=args.max_time)
     return serve(config, open_browser=args.open, log=lambda line: print(line, flush=True))
