@@ -53,8 +53,8 @@ SIGNAL_EXIT: dict[int, int] = {int(signal.SIGINT): EXIT_SIGINT, int(signal.SIGTE
 
 #: The young generation's threshold while a command starts. Imports and loading the
 #: kernels make a few hundred thousand objects that live as long as the process, and at
-#: the default threshold (700) the cyclic collector walks them hundreds of times: about
-#: a third of a second of a bench's start.
+#: the default threshold (700) the cyclic collector walks them hundreds of times: 0.1 s
+#: of a bench's start on the 2-core test machine.
 START_GC_THRESHOLD = 200_000
 _gc_thresholds: tuple[int, int, int] | None = None
 

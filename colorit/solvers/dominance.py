@@ -33,9 +33,9 @@ from .._jit import kernel, prefetch
 
 #: Sets compared per move count in the window: ``WINDOW`` on sets of ``MIN_WORDS`` words
 #: or more, where the projection index finds the distant cousins, and ``NARROW_WINDOW``
-#: below, where the window is the only lookup (A* under ``auto`` with 256 against 64, in
-#: one process: b14c8 0.85 of the time, b12c12 0.89, pc19 0.98; 512 was no better, 128
-#: took 0.91 on b14c8; on 4 words and more, floodtest 0.99, b18c6 1.00, 16x16 boards
+#: below, where the window is the only lookup (``auto`` with 256 against 64, in one
+#: process: b14c8 and b12c12 0.90 of the time, pc19 0.955, b10c15 0.97; 512 was no
+#: better, 128 worse; on 4 words and more, floodtest 0.99, b18c6 1.00, 16x16 boards
 #: with 10 colours 1.08).
 WINDOW = 64
 NARROW_WINDOW = 256
