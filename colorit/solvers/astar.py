@@ -450,7 +450,7 @@ class _Store:
 
     def grow_table(self, n_used: int) -> int:
         self.table = np.empty(self.table.shape[0] * 2, dtype=np.uint64)
-        if self.table.shape[0] >= dominance.START_TABLE_SLOTS and self.words >= dominance.MIN_WORDS:
+        if self.table.shape[0] >= dominance.START_TABLE_SLOTS and dominance.indexed(self.words):
             bits, slots = self._index_shape()
             if self.supersets is dominance.index_off(self.words) or self.supersets.buckets.shape[1:] != (1 << bits, slots):
                 self.supersets = dominance.new_supersets(self.words, (bits, slots))

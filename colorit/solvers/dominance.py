@@ -96,9 +96,14 @@ def in_window(child, recent, n_recent, shape):  # type: ignore[no-untyped-def]
     return False
 
 
+def indexed(words: int) -> bool:
+    """Whether a store of sets of ``words`` words keeps the projection index."""
+    return words >= MIN_WORDS
+
+
 def window_for(words: int) -> int:
-    """The window's length for sets of ``words`` words."""
-    return WINDOW if words >= MIN_WORDS else NARROW_WINDOW
+    """The window's length for sets of ``words`` words: longer where it is the only lookup."""
+    return WINDOW if indexed(words) else NARROW_WINDOW
 
 
 class Supersets(NamedTuple):
