@@ -1,6 +1,9 @@
-"""Numba settings in one place: every kernel is compiled with these options."""
+"""Numba settings in one place: every kernel is compiled with these options, and loaded
+from numba's disk cache without numba's compiler registries (``load_from_cache_lean``)."""
 
 from __future__ import annotations
+
+import os
 
 import numba
 
@@ -43,3 +46,55 @@ def _prefetch_intrinsic():  # type: ignore[no-untyped-def]
 #: ``prefetch(arr, index)`` inside a kernel: start loading ``arr[index]`` now, so a later
 #: read of it (a hash-table probe, typically) finds it in cache.
 prefetch = _prefetch_intrinsic()
+
+
+#: Set (to anything) to load cached kernels the way numba does by itself.
+FULL_LOAD_ENV = "COLORIT_NUMBA_FULL_LOAD"
+
+
+def load_from_cache_lean() -> bool:
+    """Let numba load a cached kernel without first loading its compiler's registries.
+
+    numba's cache loader refreshes the target context before every load, and the first
+    refresh in a process imports and registers every lowering numba has (linear algebra,
+    random numbers, typed containers, ...): about 0.3 s of each command's start, of which
+    a kernel compiled already needs nothing. What its object code does need is numba's
+    runtime (``NRT_*``: array allocation), which is initialised here; its other symbols
+    (the C API, numba's helpers, libm) are resolved at numba's import. On a cache miss
+    (or a load that fails) numba's own loader runs, registries and all, and compiles.
+    Installed only where numba's loader has the shape this was written for, and not when
+    ``COLORIT_NUMBA_FULL_LOAD`` is set; returns whether it is installed."""
+    if os.environ.get(FULL_LOAD_ENV):
+        return False
+    try:
+        from numba.core import caching
+        from numba.core.runtime import rtsys
+    except ImportError:  # pragma: no cover (another numba layout: keep its own loader)
+        return False
+    cache = getattr(caching, "Cache", None)
+    needed = ("load_overload", "_load_overload", "_guard_against_spurious_io_errors")
+    if cache is None or not all(hasattr(cache, name) for name in needed) or not hasattr(rtsys, "initialize"):
+        return False  # pragma: no cover
+    if getattr(cache.load_overload, "_colorit_lean", False):
+        return True
+
+    numba_load = cache.load_overload
+
+    def load_overload(self, sig, target_context):  # type: ignore[no-untyped-def]
+        rtsys.initialize(target_context)
+        try:
+            with self._guard_against_spurious_io_errors():
+                data = self._load_overload(sig, target_context)
+                if data is not None:
+                    return data
+        except Exception:  # noqa: BLE001 (a numba whose cached code needs more: its own way)
+            pass
+        # a miss (a compile follows, which needs every registry) or a failed load
+        return numba_load(self, sig, target_context)
+
+    load_overload._colorit_lean = True  # type: ignore[attr-defined]
+    cache.load_overload = load_overload
+    return True
+
+
+load_from_cache_lean()
