@@ -82,15 +82,15 @@ def load_from_cache_lean() -> bool:
 
     def load_overload(self, sig, target_context):  # type: ignore[no-untyped-def]
         rtsys.initialize(target_context)
+        data = None
         try:
             with self._guard_against_spurious_io_errors():
                 data = self._load_overload(sig, target_context)
-                if data is not None:
-                    return data
         except Exception:  # noqa: BLE001 (a numba whose cached code needs more: its own way)
-            pass
-        # a miss (a compile follows, which needs every registry) or a failed load
-        return numba_load(self, sig, target_context)
+            return numba_load(self, sig, target_context)
+        if data is None:
+            target_context.refresh()  # a miss: a compile follows, which needs every registry
+        return data
 
     load_overload._colorit_lean = True  # type: ignore[attr-defined]
     cache.load_overload = load_overload
