@@ -61,7 +61,8 @@ def load_from_cache_lean() -> bool:
     a kernel compiled already needs nothing. What its object code does need is numba's
     runtime (``NRT_*``: array allocation), which is initialised here; its other symbols
     (the C API, numba's helpers, libm) are resolved at numba's import. On a cache miss
-    (or a load that fails) numba's own loader runs, registries and all, and compiles.
+    the registries are loaded for the compile that follows; a load that fails is left to
+    numba's own loader.
     Installed only where numba's loader has the shape this was written for, and not when
     ``COLORIT_NUMBA_FULL_LOAD`` is set; returns whether it is installed."""
     if os.environ.get(FULL_LOAD_ENV):
