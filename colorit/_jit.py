@@ -1,9 +1,13 @@
 """Numba settings in one place: every kernel is compiled with these options, and loaded
-from numba's disk cache without numba's compiler registries (``load_from_cache_lean``)."""
+from numba's disk cache without the steps of numba's loading it does not need: the
+compiler's registries, parsing the bitcode cached beside its machine code, and the
+imports of numba's own modules and of ``numpy.ma`` (``load_from_cache_lean``)."""
 
 from __future__ import annotations
 
 import os
+import struct
+import sys
 
 import numba
 
@@ -62,7 +66,10 @@ def load_from_cache_lean() -> bool:
     runtime (``NRT_*``: array allocation), which is initialised here; its other symbols
     (the C API, numba's helpers, libm) are resolved at numba's import. On a cache miss
     the registries are loaded for the compile that follows; a load that fails is left to
-    numba's own loader.
+    numba's own loader. A cached library's bitcode is parsed only if a later compile
+    links it (``_unserialize_without_bitcode``); numba modules named by a kernel's
+    environment and ``numpy.ma`` are not imported for loading or calling it
+    (``_environments_without_imports``, ``_array_types_without_masked_arrays``).
     Installed only where numba's loader has the shape this was written for, and not when
     ``COLORIT_NUMBA_FULL_LOAD`` is set; returns whether it is installed."""
     if os.environ.get(FULL_LOAD_ENV):
@@ -95,7 +102,155 @@ def load_from_cache_lean() -> bool:
 
     load_overload._colorit_lean = True  # type: ignore[attr-defined]
     cache.load_overload = load_overload
+    _unserialize_without_bitcode()
+    _environments_without_imports()
+    _array_types_without_masked_arrays()
     return True
+
+
+def defined_symbols(object_code: bytes) -> set[str] | None:
+    """The symbols an ELF64 little-endian relocatable object defines (its symbol table's
+    entries with a section, less section and file entries), or None for another format."""
+    try:
+        if object_code[:4] != b"\x7fELF" or object_code[4] != 2 or object_code[5] != 1:
+            return None
+        (section_table,) = struct.unpack_from("<Q", object_code, 0x28)
+        entry_size, n_sections = struct.unpack_from("<HH", object_code, 0x3A)
+        # (type, offset, size, link) of each section header
+        sections = [struct.unpack_from("<4xI16xQQI", object_code, section_table + i * entry_size)
+                    for i in range(n_sections)]
+        names: set[str] = set()
+        for kind, offset, size, link in sections:
+            if kind != 2:  # SHT_SYMTAB
+                continue
+            strings = sections[link][1]
+            for j in range(size // 24):
+                name, info, _, section = struct.unpack_from("<IBBH", object_code, offset + 24 * j)
+                if section == 0 or info & 0xF in (3, 4):  # undefined; STT_SECTION, STT_FILE
+                    continue
+                start = strings + name
+                names.add(object_code[start:object_code.index(b"\0", start)].decode())
+        return names
+    except (struct.error, IndexError, ValueError, UnicodeDecodeError):
+        return None
+
+
+def _unserialize_without_bitcode() -> None:
+    """Load a cached library's object code without parsing the LLVM bitcode stored with it.
+
+    numba parses that bitcode at every load (a quarter of loading pc19's kernels) for two
+    uses: the names the library defines, which its object file's symbol table gives as
+    well, and linking it into a kernel compiled later, which may never come: the bitcode is
+    kept and parsed then, on first use. Any other kind of cached library, or an object
+    file this cannot read, is loaded numba's way."""
+    from llvmlite import binding as ll
+    from numba.core import codegen
+
+    library_class = getattr(codegen, "JITCodeLibrary", None)
+    numba_unserialize = getattr(library_class, "_unserialize", None)
+    if not hasattr(numba_unserialize, "__func__") or getattr(numba_unserialize, "_colorit_lean", False):
+        return  # pragma: no cover (another numba layout, or installed already)
+    assert library_class is not None
+    needed = ("enable_object_caching", "_set_compiled_object", "_finalize_final_module")
+    if not all(hasattr(library_class, name) for name in needed):
+        return  # pragma: no cover
+
+    class LazyBitcodeLibrary(library_class):  # type: ignore[misc,valid-type]
+        """A cached library whose bitcode is parsed when a compile first links it."""
+
+        @property
+        def _shared_module(self):  # type: ignore[no-untyped-def]
+            module = self.__dict__.get("_shared_module")
+            if module is None and "_colorit_bitcode" in self.__dict__:
+                module = ll.parse_bitcode(self.__dict__.pop("_colorit_bitcode"))
+                self.__dict__["_shared_module"] = module
+            return module
+
+        @_shared_module.setter
+        def _shared_module(self, module):  # type: ignore[no-untyped-def]
+            self.__dict__["_shared_module"] = module
+
+    def unserialize(cls, target_codegen, state):  # type: ignore[no-untyped-def]
+        name, kind, data = state
+        known = getattr(getattr(target_codegen, "_engine", None), "_defined_symbols", None)
+        symbols = defined_symbols(data[0]) if kind == "object" and isinstance(known, set) else None
+        if symbols is None:
+            return numba_unserialize.__func__(cls, target_codegen, state)
+        library = target_codegen.create_library(name)
+        library.__class__ = LazyBitcodeLibrary
+        library.__dict__["_colorit_bitcode"] = data[1]
+        library.enable_object_caching()
+        library._set_compiled_object(data[0])
+        library._finalize_final_module()
+        known |= symbols
+        return library
+
+    unserialize._colorit_lean = True  # type: ignore[attr-defined]
+    library_class._unserialize = classmethod(unserialize)
+
+
+def _environments_without_imports() -> None:
+    """Rebuild a cached kernel's environments without importing numba modules for them.
+
+    A compiled function's environment holds the globals of the module it was written in,
+    and numba imports that module when it loads the function from the cache. Kernels that
+    allocate arrays use functions written in ``numba.np.arrayobj``, whose import (with
+    the string support it imports) is about 45 ms of every start. Only object-mode code
+    reads an environment's globals, and no kernel here is in object mode: an environment
+    of a numba module not imported yet gets a dict with its module's name alone."""
+    from numba.core import environment
+
+    numba_rebuild = getattr(environment, "_rebuild_env", None)
+    if numba_rebuild is None or getattr(numba_rebuild, "_colorit_lean", False):
+        return  # pragma: no cover (another numba layout, or installed already)
+    needed = ("Environment", "lookup_environment")
+    if not all(hasattr(environment, name) for name in needed):
+        return  # pragma: no cover
+
+    def rebuild(modname, consts, env_name):  # type: ignore[no-untyped-def]
+        found = environment.lookup_environment(env_name)
+        if found is not None:
+            return found
+        if modname in sys.modules or not str(modname).startswith("numba."):
+            return numba_rebuild(modname, consts, env_name)
+        env = environment.Environment({"__name__": modname})
+        env.consts[:] = consts
+        env.env_name = env_name
+        environment.Environment._memo[env_name] = env
+        return env
+
+    rebuild._colorit_lean = True  # type: ignore[attr-defined]
+    environment._rebuild_env = rebuild
+
+
+def _array_types_without_masked_arrays() -> None:
+    """Type a plain array passed in a tuple without importing ``numpy.ma``.
+
+    numba types an array inside a tuple (every kernel here takes named tuples of arrays)
+    in Python, and first asks whether it is a masked array, which imports ``numpy.ma``
+    (about 25 ms of a start). No masked array can exist before ``numpy.ma`` is imported,
+    and an object whose type is ``np.ndarray`` itself is none: such an array gets numba's
+    array type directly; any other goes to numba's own typing."""
+    import numpy as np
+    from numba.core import errors, types
+    from numba.core.typing.typeof import typeof_impl
+    from numba.np import numpy_support
+
+    numba_typeof = typeof_impl.dispatch(np.ndarray)
+    if getattr(numba_typeof, "_colorit_lean", False):
+        return
+
+    def typeof_array(val, c):  # type: ignore[no-untyped-def]
+        if type(val) is not np.ndarray or "numpy.ma" in sys.modules:
+            return numba_typeof(val, c)
+        try:
+            dtype = numpy_support.from_dtype(val.dtype)
+        except errors.NumbaNotImplementedError:
+            return numba_typeof(val, c)  # numba's own message
+        return types.Array(dtype, val.ndim, numpy_support.map_layout(val), readonly=not val.flags.writeable)
+
+    typeof_array._colorit_lean = True  # type: ignore[attr-defined]
+    typeof_impl.register(np.ndarray, typeof_array)
 
 
 load_from_cache_lean()

@@ -30,6 +30,11 @@ from .solvers.lookahead import lookahead_moves
 SMALL_ROWS = [[1, 2, 0, 0, 3], [0, 1, 1, 0, 3], [2, 2, 0, 1, 1], [0, 3, 0, 1, 2]]
 
 
+#: Limits for a warm-up search whose tables are sized by the memory limit: what runs
+#: is one slice, and the default limit (half the machine) would have it fault in pages
+#: of a memo it never fills (the depth-first search: tens of milliseconds of a start).
+WARM_LIMITS = Limits(memory=16 << 20)
+
 #: The key of A*'s run-time-width kernel (graphs wider than every tier) in a set of widths.
 RUNTIME_WIDTH = max(WIDTH_TIERS) + 1
 #: The solvers that run A* or beam (and so need their kernels at their boards' widths).
@@ -128,7 +133,7 @@ def warmup() -> float:
     warm_astar(set(WIDTH_TIERS) | {RUNTIME_WIDTH})
     graph = RegionGraph.from_board(random_board(10, 10, 6, 1))
     # dfs's word loops have a run-time length: one slice compiles it for every width
-    dfs.search(graph, OneSlice(), linear_moves(graph))
+    dfs.search(graph, OneSlice(limits=WARM_LIMITS), linear_moves(graph))
     # the paths a small board never takes: beam passes run only when the first answer is
     # not known to be optimal, A*'s store grows only past its first capacity
     beam.search(graph, Control(Limits(time=60.0)), linear_moves(graph), max_width=beam.FIRST_WIDTH)
@@ -170,7 +175,8 @@ def warm_for(algo: str, boards: Sequence[Board] = ()) -> None:
         # auto's helpers, which a small board never calls
         graph = RegionGraph.from_board(random_board(10, 10, 6, 1))
         beam.search(graph, OneSlice(checks=2), linear_moves(graph), max_width=beam.FIRST_WIDTH)
-        dfs.search(graph, OneSlice(), linear_moves(graph))
+        # a small memory limit: the memo is sized by it, and a slice touches its pages
+        dfs.search(graph, OneSlice(limits=WARM_LIMITS), linear_moves(graph))
     if name in ("auto", "beam", "lookahead") and any(_past_bitsets(board) for board in boards):
         # graphs past bitset adjacency: lookahead and beam on the adjacency lists
         big = RegionGraph.from_board(random_board(60, 60, 6, 2))

@@ -8,8 +8,9 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
-from colorit._jit import FULL_LOAD_ENV, kernel, load_from_cache_lean, prefetch
+from colorit._jit import FULL_LOAD_ENV, defined_symbols, kernel, load_from_cache_lean, prefetch
 
 
 @kernel
@@ -43,6 +44,7 @@ def test_prefetch_takes_a_row_of_a_2d_table() -> None:
 # --- cached kernels loaded without numba's compiler registries (``load_from_cache_lean``)
 
 _REGISTRY_MODULE = "numba.np.linalg"  # imported by numba's first context refresh
+_ALLOCATION_MODULE = "numba.np.arrayobj"  # where numba's np.empty is written
 
 _KERNEL_SOURCE = """
 import numpy as np
@@ -55,22 +57,47 @@ def weighted(values, weights):
     for i in range(values.shape[0]):
         out[i] = values[i] * weights[i]
     return out
+
+
+@kernel
+def weighted_pair(pair):  # arrays in a tuple: typed in Python, not in numba's C fast path
+    return weighted(pair[0], pair[1])
 """
 
 _RUN = """
 import sys
 import numpy as np
 import lean_probe
-print(lean_probe.weighted(np.arange(5), np.arange(5) + 1).tolist())
+print(lean_probe.weighted_pair((np.arange(5), np.arange(5) + 1)).tolist())
 print(sys.argv[1] in sys.modules)
 """
 
+# a kernel compiled in a process where the one it calls was loaded from the cache: the
+# compile links the cached library's code, whose bitcode the lean load left unparsed
+_CALLER_SOURCE = """
+from colorit._jit import kernel
+from lean_probe import weighted
 
-def _run_probe(tmp_path: Path, **env: str) -> tuple[str, str]:
-    """(the kernel's result, whether numba's registries were imported) in a new process."""
+
+@kernel
+def total(values, weights):
+    return weighted(values, weights).sum()
+"""
+
+_RUN_CALLER = """
+import numpy as np
+import lean_probe
+print(lean_probe.weighted(np.arange(3), np.arange(3)).tolist())
+import lean_caller
+print(lean_caller.total(np.arange(5), np.arange(5) + 1))
+"""
+
+
+def _run_probe(tmp_path: Path, module: str = _REGISTRY_MODULE, **env: str) -> tuple[str, str]:
+    """(the kernel's result, whether ``module`` was imported) in a new process."""
     environ = {k: v for k, v in os.environ.items() if k != FULL_LOAD_ENV}
     environ.update(NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(tmp_path), **env)
-    done = subprocess.run([sys.executable, "-c", _RUN, _REGISTRY_MODULE], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-c", _RUN, module], capture_output=True, text=True,
                           env=environ, timeout=300)
     assert done.returncode == 0, done.stderr
     result, imported = done.stdout.splitlines()
@@ -82,10 +109,85 @@ def test_a_cached_kernel_loads_without_the_compiler_and_a_new_one_compiles(tmp_p
     expected = "[0, 2, 6, 12, 20]"
     # a miss: numba's own loader refreshes everything and compiles, then caches
     assert _run_probe(tmp_path) == (expected, "True")
-    # a hit: the kernel (which allocates) loads and runs with no registry imported
+    # a hit: the kernel (which allocates) loads and runs with no registry imported, nor
+    # the numba module its allocation was written in (its environment is rebuilt bare)
     assert _run_probe(tmp_path) == (expected, "False")
+    assert _run_probe(tmp_path, _ALLOCATION_MODULE) == (expected, "False")
+    assert _run_probe(tmp_path, "numpy.ma") == (expected, "False")  # a tuple's arrays typed without it
     # switched off: numba imports its registries first, as it does by itself
     assert _run_probe(tmp_path, **{FULL_LOAD_ENV: "1"}) == (expected, "True")
+    assert _run_probe(tmp_path, _ALLOCATION_MODULE, **{FULL_LOAD_ENV: "1"}) == (expected, "True")
+
+
+def test_a_kernel_compiled_after_lean_loads_links_the_cached_kernel_it_calls(tmp_path: Path) -> None:
+    (tmp_path / "lean_probe.py").write_text(_KERNEL_SOURCE)
+    assert _run_probe(tmp_path)[0] == "[0, 2, 6, 12, 20]"  # compiled and cached
+    (tmp_path / "lean_caller.py").write_text(_CALLER_SOURCE)
+    environ = {k: v for k, v in os.environ.items() if k != FULL_LOAD_ENV}
+    environ.update(NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(tmp_path))
+    for _ in range(2):  # the caller compiled, then both loaded from the cache
+        done = subprocess.run([sys.executable, "-c", _RUN_CALLER], capture_output=True, text=True, env=environ,
+                              timeout=300)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.split() == ["[0,", "1,", "4]", "40"]
+
+
+def test_an_objects_symbols_are_the_ones_its_bitcode_defines() -> None:
+    """What a lean load registers (from the object file) against what numba's load would
+    (from the bitcode), on the package's own kernels as cached here."""
+    import pickle
+
+    from llvmlite import binding as ll
+
+    import colorit
+
+    checked = 0
+    for path in sorted(Path(colorit.__file__).parent.glob("**/__pycache__/*.nbc"))[:40]:
+        state = _library_state(pickle.loads(path.read_bytes()))
+        if state is None or state[1] != "object":
+            continue
+        object_code, bitcode = state[2]
+        module = ll.parse_bitcode(bitcode)
+        expected = {v.name for vs in (module.functions, module.global_variables) for v in vs if not v.is_declaration}
+        assert defined_symbols(object_code) == expected, path.name
+        checked += 1
+    if checked == 0:
+        pytest.skip("no cached kernels to compare (the warm-up has not run here)")
+
+
+def _library_state(data: object, depth: int = 0) -> tuple | None:  # type: ignore[type-arg]
+    """The ``(name, kind, data)`` a cached library is serialized as, found in a cache entry."""
+    if isinstance(data, tuple) and len(data) == 3 and data[1] in ("object", "bitcode"):
+        return data
+    if depth < 6 and isinstance(data, (tuple, list)):
+        for item in data:
+            found = _library_state(item, depth + 1)
+            if found is not None:
+                return found
+    return None
+
+
+def test_symbols_of_what_is_not_an_elf_object() -> None:
+    assert defined_symbols(b"") is None
+    assert defined_symbols(b"MZ" + bytes(100)) is None
+    assert defined_symbols(b"\x7fELF\x02\x01" + bytes(10)) is None  # cut short
+
+
+def test_arrays_are_typed_as_numba_types_them() -> None:
+    from numba.core import errors, types
+    from numba.core.typing.typeof import typeof
+
+    grid = np.zeros((4, 6), dtype=np.uint64)
+    frozen = np.arange(3.0)
+    frozen.setflags(write=False)
+    assert typeof((grid,)) == types.UniTuple(types.Array(types.uint64, 2, "C"), 1)
+    assert typeof((grid.T,)) == types.UniTuple(types.Array(types.uint64, 2, "F"), 1)
+    assert typeof((grid[:, ::2],)) == types.UniTuple(types.Array(types.uint64, 2, "A"), 1)
+    assert typeof((frozen,)) == types.UniTuple(types.Array(types.float64, 1, "C", readonly=True), 1)
+    with pytest.raises(errors.NumbaValueError, match="Unsupported array dtype"):
+        typeof((np.zeros(2, dtype=[("a", object)]),))
+    with pytest.raises(errors.NumbaTypeError, match="MaskedArray"):
+        typeof((np.ma.masked_array([1, 2]),))
 
 
 def test_the_lean_loader_is_installed_once() -> None:
