@@ -30,10 +30,8 @@ from .solvers.lookahead import lookahead_moves
 SMALL_ROWS = [[1, 2, 0, 0, 3], [0, 1, 1, 0, 3], [2, 2, 0, 1, 1], [0, 3, 0, 1, 2]]
 
 
-#: Limits for a warm-up search whose tables are sized by the memory limit: what runs
-#: is one slice, and the default limit (half the machine) would have it fault in pages
-#: of a memo it never fills (the depth-first search: tens of milliseconds of a start).
-WARM_LIMITS = Limits(memory=16 << 20)
+#: The memory limit of a warm-up slice (``OneSlice``).
+WARM_MEMORY = 16 << 20
 
 #: The key of A*'s run-time-width kernel (graphs wider than every tier) in a set of widths.
 RUNTIME_WIDTH = max(WIDTH_TIERS) + 1
@@ -85,10 +83,13 @@ def boards_for_widths(widths: set[int], colours: int = 6) -> list[Board]:
 
 class OneSlice(Control):
     """Lets a search run one kernel slice (which compiles its kernels), then stops it:
-    a time limit would stop it before the first slice when the compiling takes longer."""
+    a time limit would stop it before the first slice when the compiling takes longer.
+    Its memory limit is small (``WARM_MEMORY``) unless given: searches size tables by
+    it, and one slice under the default (half the machine) would fault in pages of a
+    table it never fills (the depth-first search's 96 MB memo: tens of ms of a start)."""
 
     def __init__(self, checks: int = 1, limits: Limits | None = None) -> None:
-        super().__init__(limits or Limits())
+        super().__init__(limits or Limits(memory=WARM_MEMORY))
         self.checks = 0
         self.allowed = checks
 
@@ -133,7 +134,7 @@ def warmup() -> float:
     warm_astar(set(WIDTH_TIERS) | {RUNTIME_WIDTH})
     graph = RegionGraph.from_board(random_board(10, 10, 6, 1))
     # dfs's word loops have a run-time length: one slice compiles it for every width
-    dfs.search(graph, OneSlice(limits=WARM_LIMITS), linear_moves(graph))
+    dfs.search(graph, OneSlice(), linear_moves(graph))
     # the paths a small board never takes: beam passes run only when the first answer is
     # not known to be optimal, A*'s store grows only past its first capacity
     beam.search(graph, Control(Limits(time=60.0)), linear_moves(graph), max_width=beam.FIRST_WIDTH)
@@ -175,8 +176,7 @@ def warm_for(algo: str, boards: Sequence[Board] = ()) -> None:
         # auto's helpers, which a small board never calls
         graph = RegionGraph.from_board(random_board(10, 10, 6, 1))
         beam.search(graph, OneSlice(checks=2), linear_moves(graph), max_width=beam.FIRST_WIDTH)
-        # a small memory limit: the memo is sized by it, and a slice touches its pages
-        dfs.search(graph, OneSlice(limits=WARM_LIMITS), linear_moves(graph))
+        dfs.search(graph, OneSlice(), linear_moves(graph))
     if name in ("auto", "beam", "lookahead") and any(_past_bitsets(board) for board in boards):
         # graphs past bitset adjacency: lookahead and beam on the adjacency lists
         big = RegionGraph.from_board(random_board(60, 60, 6, 2))

@@ -93,12 +93,17 @@ print(lean_caller.total(np.arange(5), np.arange(5) + 1))
 """
 
 
-def _run_probe(tmp_path: Path, module: str = _REGISTRY_MODULE, **env: str) -> tuple[str, str]:
-    """(the kernel's result, whether ``module`` was imported) in a new process."""
+def _probe_env(tmp_path: Path, **env: str) -> dict[str, str]:
+    """A child's environment: the probe modules and a cache of their own in ``tmp_path``."""
     environ = {k: v for k, v in os.environ.items() if k != FULL_LOAD_ENV}
     environ.update(NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(tmp_path), **env)
+    return environ
+
+
+def _run_probe(tmp_path: Path, module: str = _REGISTRY_MODULE, **env: str) -> tuple[str, str]:
+    """(the kernel's result, whether ``module`` was imported) in a new process."""
     done = subprocess.run([sys.executable, "-c", _RUN, module], capture_output=True, text=True,
-                          env=environ, timeout=300)
+                          env=_probe_env(tmp_path, **env), timeout=300)
     assert done.returncode == 0, done.stderr
     result, imported = done.stdout.splitlines()
     return result, imported
@@ -123,11 +128,9 @@ def test_a_kernel_compiled_after_lean_loads_links_the_cached_kernel_it_calls(tmp
     (tmp_path / "lean_probe.py").write_text(_KERNEL_SOURCE)
     assert _run_probe(tmp_path)[0] == "[0, 2, 6, 12, 20]"  # compiled and cached
     (tmp_path / "lean_caller.py").write_text(_CALLER_SOURCE)
-    environ = {k: v for k, v in os.environ.items() if k != FULL_LOAD_ENV}
-    environ.update(NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(tmp_path))
     for _ in range(2):  # the caller compiled, then both loaded from the cache
-        done = subprocess.run([sys.executable, "-c", _RUN_CALLER], capture_output=True, text=True, env=environ,
-                              timeout=300)
+        done = subprocess.run([sys.executable, "-c", _RUN_CALLER], capture_output=True, text=True,
+                              env=_probe_env(tmp_path), timeout=300)
         assert done.returncode == 0, done.stderr
         assert done.stdout.split() == ["[0,", "1,", "4]", "40"]
 
