@@ -10,7 +10,8 @@ loss, and a colour-blind step covers everything any single real move could reach
 Two kernels compute the same value: ``elimination_bound`` walks the remaining regions
 once on the adjacency lists (lists and stamps, not bitsets), so one evaluation costs
 O(regions + edges outside the flood + layers * colours) on any graph; ``bound_bits``
-works word-parallel on bitset adjacency rows, for graphs small enough to keep R x R bits.
+works word-parallel on bitset adjacency rows, for graphs small enough to keep R x R bits,
+and grows the flood by a whole colour's row at each elimination.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import numpy as np
 
 from ._jit import kernel
 from .bitset import ctz, local_words, popcount
-from .graph import RegionGraph
+from .graph import RegionGraph, colour_rows
 
 
 class BoundScratch(NamedTuple):
@@ -220,9 +221,11 @@ def _bound_bits_many_colours(flooded, front, colour_mask, adj_bits, shape, limit
 
 
 @kernel
-def bound_bits(flooded, front, colour_mask, adj_bits, shape, limit):  # type: ignore[no-untyped-def]
-    """``elimination_bound`` on bitset adjacency rows (``adj_bits[r]`` = neighbours of r):
-    the same value, word-parallel, for graphs small enough to keep R x R bits.
+def bound_bits(flooded, front, colour_mask, colour_adj, adj_bits, shape, limit):  # type: ignore[no-untyped-def]
+    """``elimination_bound`` on bitset adjacency rows (``adj_bits[r]`` = neighbours of r,
+    ``colour_adj[c]`` = neighbours of colour c's regions, ``graph.colour_rows``): the same
+    value, word-parallel, for graphs small enough to keep R x R bits. ``front`` must be
+    exactly the frontier of ``flooded``.
 
     The sets have ``len(shape)`` words: given a tuple, the width is a compile-time constant,
     every word loop unrolls and the work sets live in registers (together about 3x
@@ -230,6 +233,12 @@ def bound_bits(flooded, front, colour_mask, adj_bits, shape, limit):  # type: ig
     bits (up to 64 colours; ``_bound_bits_many_colours`` past that): a colour leaves only
     when it is eliminated, so after the first step a step tests a colour's mask against
     the regions beyond the layer alone.
+
+    The layer is always the whole frontier of the expanded set (the neighbours of the
+    expanded regions not in it). So when a step eliminates colours, every region of
+    theirs is expanded afterwards, and the new layer is the old one with their colour
+    rows added, less the expanded set: one row per colour instead of one per region
+    taken. Only a colour-blind step walks its regions' rows.
 
     Once the bound is known to exceed ``limit`` (moves counted plus one per colour still
     present), that lower value is returned at once: a search that only needs to know
@@ -241,10 +250,11 @@ def bound_bits(flooded, front, colour_mask, adj_bits, shape, limit):  # type: ig
     expanded = local_words(shape)
     layer = local_words(shape)
     take = local_words(shape)
+    grow = local_words(shape)
     beyond = local_words(shape)
     # the first step's test goes with the presence test, in one pass over the masks;
     # ``alive`` holds the colours present and not yet eliminated, ``take`` the regions
-    # the eliminations take
+    # the eliminations take and ``grow`` their colours' rows
     alive = np.uint64(0)
     n_present = 0
     n_elim = 0
@@ -253,6 +263,7 @@ def bound_bits(flooded, front, colour_mask, adj_bits, shape, limit):  # type: ig
         layer[w] = front[w]
         beyond[w] = ~(flooded[w] | front[w])
         take[w] = 0
+        grow[w] = 0
     for c in range(n_col):
         rem = np.uint64(0)
         out = np.uint64(0)
@@ -265,6 +276,7 @@ def bound_bits(flooded, front, colour_mask, adj_bits, shape, limit):  # type: ig
                 n_elim += 1
                 for w in range(words):
                     take[w] |= colour_mask[c, w] & layer[w]
+                    grow[w] |= colour_adj[c, w]
             else:
                 alive |= np.uint64(1) << np.uint64(c)
     if n_present == 0:
@@ -276,6 +288,9 @@ def bound_bits(flooded, front, colour_mask, adj_bits, shape, limit):  # type: ig
         if n_elim > 0:
             h += n_elim
             n_present -= n_elim
+            for w in range(words):
+                expanded[w] |= take[w]
+                layer[w] = (layer[w] | grow[w]) & ~expanded[w]
         else:
             # a colour-blind step never removes a colour (one whose regions all lie in
             # the layer would have been eliminated instead): if it takes the count past
@@ -285,20 +300,21 @@ def bound_bits(flooded, front, colour_mask, adj_bits, shape, limit):  # type: ig
                 return h + n_present
             for w in range(words):
                 take[w] = layer[w]
+                expanded[w] |= take[w]
+                layer[w] = 0
+            for w in range(words):
+                x = take[w]
+                while x != np.uint64(0):
+                    r = (w << 6) + np.int64(ctz(x))
+                    x &= x - np.uint64(1)
+                    for v in range(words):
+                        layer[v] |= adj_bits[r, v]
+            for w in range(words):
+                layer[w] &= ~expanded[w]
         for w in range(words):
-            expanded[w] |= take[w]
-            layer[w] &= ~take[w]
-        for w in range(words):
-            x = take[w]
-            while x != np.uint64(0):
-                r = (w << 6) + np.int64(ctz(x))
-                x &= x - np.uint64(1)
-                for v in range(words):
-                    layer[v] |= adj_bits[r, v]
-        for w in range(words):
-            layer[w] &= ~expanded[w]
             beyond[w] = ~(expanded[w] | layer[w])
             take[w] = 0
+            grow[w] = 0
         if n_present == 0:
             return h
         if h + n_present > limit:
@@ -314,10 +330,12 @@ def bound_bits(flooded, front, colour_mask, adj_bits, shape, limit):  # type: ig
                 alive &= ~(np.uint64(1) << np.uint64(c))
                 for w in range(words):
                     take[w] |= colour_mask[c, w] & layer[w]
+                    grow[w] |= colour_adj[c, w]
 
 
 def elimination_bound_bits(
     flooded: np.ndarray, front: np.ndarray, colour_mask: np.ndarray, adj_bits: np.ndarray, limit: int = 1 << 62
 ) -> int:
     """``bound_bits`` at the sets' own width (run-time word loops), for Python callers."""
-    return int(bound_bits(flooded, front, colour_mask, adj_bits, flooded, limit))
+    colour_adj = colour_rows(colour_mask, adj_bits)
+    return int(bound_bits(flooded, front, colour_mask, colour_adj, adj_bits, flooded, limit))

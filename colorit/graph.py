@@ -20,7 +20,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._jit import kernel
-from .bitset import n_words, pad_words, padded_width, width_shape
+from .bitset import ctz, n_words, pad_words, padded_width, width_shape
 from .board import Board
 from .errors import ColoritError
 
@@ -228,6 +228,23 @@ def _adjacency_bits(adj_ptr, adj_idx, words):  # type: ignore[no-untyped-def]
     return bits
 
 
+@kernel
+def colour_rows(colour_mask, adj_bits):  # type: ignore[no-untyped-def]
+    """Row ``c``: the neighbours of colour ``c``'s regions, together (the union of their
+    ``adj_bits`` rows), as ``bound.bound_bits`` takes them."""
+    n_col, words = colour_mask.shape
+    rows = np.zeros((n_col, adj_bits.shape[1]), dtype=np.uint64)
+    for c in range(n_col):
+        for w in range(words):
+            x = colour_mask[c, w]
+            while x != np.uint64(0):
+                r = (w << 6) + np.int64(ctz(x))
+                x &= x - np.uint64(1)
+                for v in range(adj_bits.shape[1]):
+                    rows[c, v] |= adj_bits[r, v]
+    return rows
+
+
 def adjacency_bits(graph: RegionGraph) -> np.ndarray:
     """Adjacency as bitset rows, (R, words) uint64: R*R bits, for the exact searches on
     graphs small enough to afford it."""
@@ -240,6 +257,7 @@ class PaddedGraph(NamedTuple):
 
     arrays: GraphArrays  #: colour_mask padded
     adj_bits: np.ndarray  #: (R, words) uint64 adjacency rows, padded
+    colour_adj: np.ndarray  #: (C, words) uint64 the rows of each colour's regions together (``colour_rows``)
     root: np.ndarray  #: (words,) the start position
     root_front: np.ndarray  #: (words,) its frontier
     shape: tuple[int, ...] | np.ndarray  #: the kernels' width argument (``bitset.width_shape``)
@@ -255,4 +273,5 @@ def padded(graph: RegionGraph) -> PaddedGraph:
     root = pad_words(graph.initial_state(), words)
     root_front = np.zeros_like(root)
     frontier(root, graph.adj_ptr, graph.adj_idx, root_front)
-    return PaddedGraph(arrays, pad_words(adjacency_bits(graph), words), root, root_front, width_shape(words))
+    adj_bits = pad_words(adjacency_bits(graph), words)
+    return PaddedGraph(arrays, adj_bits, colour_rows(colour_mask, adj_bits), root, root_front, width_shape(words))

@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 import naive
 from boardgen import STABLE, boards, rows_of
 from colorit import Board, RegionGraph
-from colorit.bitset import count, from_bits, to_bits
-from colorit.bound import elimination_bound_bits, lower_bound
+from colorit.bitset import count, from_bits, pad_words, to_bits
+from colorit.bound import bound_bits, elimination_bound_bits, lower_bound
 from colorit.flood import frontier, play
-from colorit.graph import adjacency_bits
+from colorit.graph import adjacency_bits, padded
 
 GRID = [[1, 2, 0, 0], [0, 1, 1, 0], [2, 2, 0, 1], [0, 0, 0, 1]]  # optimum 4 from the corner
 
@@ -186,3 +186,22 @@ def test_kernels_agree_past_64_colours(seed: int, colours: int, picks: list[int]
         for limit in (bound - 2, bound - 1, bound):
             listed = lower_bound(g, flooded, limit)
             assert listed == bits_bound(g, flooded, limit=limit)
+
+
+@settings(STABLE, max_examples=60)
+@given(boards(max_side=14, min_colours=2, max_colours=12, wide_ids=False), st.lists(st.integers(0, 11), max_size=20))
+def test_search_width_kernel_agrees(board: Board, picks: list[int]) -> None:
+    """At the searches' compile-time widths (the padded graph, with its colours' rows,
+    as A*, beam and the deepening search call it), the bitset kernel agrees with the list
+    kernel at every limit."""
+    g = RegionGraph.from_board(board)
+    pg = padded(g)
+    words = len(pg.root)
+    assert isinstance(pg.shape, tuple)
+    moves = [p % g.n_colours for p in picks]
+    for flooded in states_along(g, moves):
+        fl, fr = pad_words(flooded, words), pad_words(front_of(g, flooded), words)
+        bound = lower_bound(g, flooded)
+        for limit in range(bound + 2):
+            got = bound_bits(fl, fr, pg.arrays.colour_mask, pg.colour_adj, pg.adj_bits, pg.shape, limit)
+            assert got == lower_bound(g, flooded, limit)

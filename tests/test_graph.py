@@ -16,7 +16,7 @@ from colorit import Board, RegionGraph
 from colorit.bitset import count, from_bits, to_bits
 from colorit.flood import frontier, play
 from colorit.generate import random_board
-from colorit.graph import adjacency_bits
+from colorit.graph import adjacency_bits, colour_rows, padded
 
 # The board of test_board.py. Regions in reading order of their first cell:
 #   R0 (0,0)=1   R1 (0,1)=2   R2 (0,2),(0,3),(1,3)=0   R3 (1,0)=0   R4 (1,1),(1,2)=1
@@ -222,6 +222,14 @@ def test_adjacency_matches_cells(board: Board) -> None:
             assert g.region_colour[nb] != g.region_colour[r]  # same colours never touch
     bits = adjacency_bits(g)
     assert [from_bits(bits[r]) for r in range(g.n_regions)] == lists
+    # a colour's row: every neighbour of any region of that colour
+    rows = colour_rows(g.colour_mask, bits)
+    for c in range(g.n_colours):
+        touching = {nb for r in range(g.n_regions) if g.region_colour[r] == c for nb in lists[r]}
+        assert from_bits(rows[c]) == sorted(touching)
+    pg = padded(g)
+    assert pg.colour_adj.shape == pg.arrays.colour_mask.shape
+    assert [from_bits(row) for row in pg.colour_adj] == [from_bits(row) for row in rows]
 
 
 # -- the game on the graph against flooding cells ---------------------------------------

@@ -140,11 +140,11 @@ class StoreArrays(NamedTuple):
 
 
 @kernel
-def _astar_run(graph, adj_bits, store, ctr, absorbs, budget, shape):  # type: ignore[no-untyped-def]
+def _astar_run(graph, adj_bits, colour_adj, store, ctr, absorbs, budget, shape):  # type: ignore[no-untyped-def]
     """Expand up to ``budget`` nodes, lowest ``f`` first (deepest first within it).
 
     ``graph`` is the graph (``GraphArrays``, sets padded to the width), ``adj_bits`` its
-    adjacency rows, ``store`` the
+    adjacency rows, ``colour_adj`` its colours' rows (``graph.colour_rows``), ``store`` the
     nodes and their indexes (``StoreArrays``), ``ctr`` the counters (``N_NODES`` ...),
     ``absorbs`` a per-colour work array, ``shape`` a tuple of ``words`` zeros (a
     compile-time width) or an array (a run-time one). Returns ``IMPROVED`` after a
@@ -321,7 +321,7 @@ def _astar_run(graph, adj_bits, store, ctr, absorbs, budget, shape):  # type: ig
                 if swap_better:
                     continue
             ctr[BOUNDS] += 1
-            f2 = g2 + bound_bits(child, child_front, colour_mask, adj_bits, shape, f - g2)
+            f2 = g2 + bound_bits(child, child_front, colour_mask, colour_adj, adj_bits, shape, f - g2)
             if f2 >= ctr[UB]:
                 continue
             # deferred before the lookups: if the search gets to f2 it makes the child
@@ -516,7 +516,7 @@ def search(
     words, shape, adj_bits, root = len(pg.root), pg.shape, pg.adj_bits, pg.root
     colour_mask = pg.arrays.colour_mask
     root_front = pg.root_front
-    root_bound = int(bound_bits(root, root_front, colour_mask, adj_bits, shape, len(best)))
+    root_bound = int(bound_bits(root, root_front, colour_mask, pg.colour_adj, adj_bits, shape, len(best)))
     if graph.n_regions == 1 or root_bound >= len(best):
         return Outcome(best, True, len(best), 1)
     control.raise_bound(root_bound)
@@ -547,7 +547,7 @@ def search(
                 stopped = control.stop_reason
                 break
             n = budget.start(control.remaining())
-            status = _astar_run(pg.arrays, adj_bits, st.arrays(), ctr, absorbs, n, shape)
+            status = _astar_run(pg.arrays, adj_bits, pg.colour_adj, st.arrays(), ctr, absorbs, n, shape)
             budget.done(status == SLICE_DONE)
             if status == EXHAUSTED:
                 break
@@ -608,7 +608,7 @@ def _dive(pg: PaddedGraph, st: _Store, ctr: np.ndarray, absorbs: np.ndarray, bud
     "exhausted" there means only that), as does a store that must grow."""
     level = int(ctr[CUR_F])
     ctr[CUR_F] = ctr[UB] - 1
-    status = _astar_run(pg.arrays, pg.adj_bits, st.arrays(), ctr, absorbs, budget, pg.shape)
+    status = _astar_run(pg.arrays, pg.adj_bits, pg.colour_adj, st.arrays(), ctr, absorbs, budget, pg.shape)
     ctr[CUR_F] = min(level, int(ctr[CUR_F]))
     return int(ctr[GOAL]) if status == IMPROVED else -1
 

@@ -106,7 +106,7 @@ def _record_playout(d, i, c, child, child_front, g, adj_bits, shape, b):  # type
 
 
 @kernel
-def _beam_level(d, n_beam, b, g, adj_bits, scratch, shape, budget):  # type: ignore[no-untyped-def]
+def _beam_level(d, n_beam, b, g, adj_bits, colour_adj, scratch, shape, budget):  # type: ignore[no-untyped-def]
     """Move the beam (``n_beam`` states of ``d`` moves) one level on, ``budget`` parents
     per call: every child that can still beat ``b.pos[BEST_LEN]``, one copy of each, the
     ``width`` best kept. Returns ``SLICE_DONE`` (call again), ``LEVEL_DONE`` (the new
@@ -114,7 +114,7 @@ def _beam_level(d, n_beam, b, g, adj_bits, scratch, shape, budget):  # type: ign
     and colour in ``b.pos[GOAL_PARENT]``, ``b.pos[GOAL_MOVE]``).
 
     With bitset adjacency rows ``adj_bits`` (one per region; the sets padded to the
-    width of ``shape``) the bound is the bitset one and states are ranked by their
+    width of ``shape``; ``colour_adj`` the colours' rows) the bound is the bitset one and states are ranked by their
     playout first; with none (zero rows) the bound walks the adjacency lists and ranks
     alone."""
     colour_mask, region_colour, _, adj_ptr, adj_idx = g
@@ -158,7 +158,7 @@ def _beam_level(d, n_beam, b, g, adj_bits, scratch, shape, budget):  # type: ign
             best_len = pos[BEST_LEN]
             # the rest needs at least the bound: keep only what can still win
             if bits:
-                h = bound_bits(cfl[m], cfr[m], colour_mask, adj_bits, shape, best_len - d - 2)
+                h = bound_bits(cfl[m], cfr[m], colour_mask, colour_adj, adj_bits, shape, best_len - d - 2)
             else:
                 h = elimination_bound(cfl[m], cfr[m], g, scratch, best_len - d - 2)
             if d + 1 + h >= best_len:
@@ -209,6 +209,7 @@ class _Space(NamedTuple):
 
     arrays: GraphArrays
     adj_bits: np.ndarray  #: (R, words) rows, or (0, 1) for the lists
+    colour_adj: np.ndarray  #: (C, words) the colours' rows, or (0, 1) for the lists
     start: np.ndarray
     front: np.ndarray
     shape: tuple[int, ...] | np.ndarray
@@ -220,11 +221,12 @@ def _space(graph: RegionGraph) -> _Space:
     if graph.adjacency_bits_fit:
         # bitset rows at a compile-time width (several times faster), and the playout
         pg = padded(graph)
-        return _Space(pg.arrays, pg.adj_bits, pg.root, pg.root_front, pg.shape, scratch)
+        return _Space(pg.arrays, pg.adj_bits, pg.colour_adj, pg.root, pg.root_front, pg.shape, scratch)
     start = graph.initial_state()
     front = np.zeros_like(start)
     frontier(start, graph.adj_ptr, graph.adj_idx, front)
-    return _Space(graph.arrays(), np.zeros((0, 1), dtype=np.uint64), start, front, np.zeros(graph.n_words), scratch)
+    no_bits = np.zeros((0, 1), dtype=np.uint64)
+    return _Space(graph.arrays(), no_bits, no_bits, start, front, np.zeros(graph.n_words), scratch)
 
 
 def _new_beam(graph: RegionGraph, width: int, best_len: int, words: int) -> BeamArrays:
@@ -277,7 +279,7 @@ def _pass(graph: RegionGraph, control: Control, width: int, best: list[int], spa
     while d < len(best) - 1:
         if control.should_stop():
             break
-        status = _beam_level(d, n_beam, b, space.arrays, space.adj_bits, space.scratch, space.shape,
+        status = _beam_level(d, n_beam, b, space.arrays, space.adj_bits, space.colour_adj, space.scratch, space.shape,
                              budget.start(control.remaining()))
         budget.done(status == SLICE_DONE)
         if b.pos[FOUND_LEN] < len(best):

@@ -184,13 +184,13 @@ def _start_root(node, nodes, colour_mask, adj_bits, zobrist, st, ctr, shape):  #
 
 
 @kernel
-def _deepen_run(colour_mask, adj_bits, astar, zobrist, st, memo, ctr, budget, shape):  # type: ignore[no-untyped-def]
+def _deepen_run(colour_mask, adj_bits, colour_adj, astar, zobrist, st, memo, ctr, budget, shape):  # type: ignore[no-untyped-def]
     """Search threshold ``ctr[THRESH]`` depth-first from A*'s open nodes (``astar``: its
     ``StoreArrays``, read only) for up to ``budget`` children. Returns ``IMPROVED`` when
     a goal of at most the threshold is found (its path from the A* node ``ctr[ROOT]`` in
     ``st.found[:ctr[GOAL_LEN]]``), ``EXHAUSTED`` when every root is done, ``SLICE_DONE``
-    when the budget is spent. ``colour_mask``, ``adj_bits`` and ``shape`` are the padded
-    graph's, as A* has them."""
+    when the budget is spent. ``colour_mask``, ``adj_bits``, ``colour_adj`` and ``shape`` are
+    the padded graph's, as A* has them."""
     astar_nodes, astar_table, heads = astar.nodes, astar.table, astar.heads
     words = len(shape)
     n_col = colour_mask.shape[0]
@@ -293,7 +293,7 @@ def _deepen_run(colour_mask, adj_bits, astar, zobrist, st, memo, ctr, budget, sh
         ways = _memo_ways(memo, k1)
         prefetch(memo.vals, ways)
         prefetch(memo.keys[ways], 0)
-        if g + 1 + bound_bits(fl[e], fr[e], colour_mask, adj_bits, shape, thresh - g - 1) > thresh:
+        if g + 1 + bound_bits(fl[e], fr[e], colour_mask, colour_adj, adj_bits, shape, thresh - g - 1) > thresh:
             continue
         from_astar = stored_moves(astar_table, astar_nodes, fl[e], h, shape)
         if from_astar <= g + 1:
@@ -355,4 +355,4 @@ def start_threshold(ctr: np.ndarray, thresh: int, level: int) -> None:
 
 def run(pg, astar, zobrist: np.ndarray, st: DeepStack, memo: DeepMemo, ctr: np.ndarray, budget: int) -> int:  # type: ignore[no-untyped-def]
     """One slice of ``_deepen_run`` on the padded graph ``pg`` (``graph.PaddedGraph``)."""
-    return int(_deepen_run(pg.arrays.colour_mask, pg.adj_bits, astar, zobrist, st, memo, ctr, budget, pg.shape))
+    return int(_deepen_run(pg.arrays.colour_mask, pg.adj_bits, pg.colour_adj, astar, zobrist, st, memo, ctr, budget, pg.shape))

@@ -19,16 +19,16 @@ from .._jit import kernel
 from ..bitset import count
 from ..bound import BoundScratch, bound_bits, elimination_bound
 from ..flood import absorbed_cells, frontier, play
-from ..graph import RegionGraph, adjacency_bits
+from ..graph import RegionGraph, adjacency_bits, colour_rows
 from .base import Control, Outcome, SliceBudget, register
 
 
 @kernel
-def _lookahead_run(flooded, front, moves, counts, g, adj_bits, scratch, budget):  # type: ignore[no-untyped-def]
+def _lookahead_run(flooded, front, moves, counts, g, adj_bits, colour_adj, scratch, budget):  # type: ignore[no-untyped-def]
     """Up to ``budget`` lookahead moves from ``flooded``/``front`` on the graph ``g``
     (``GraphArrays``), appended to ``moves`` (``counts[0]`` of them so far). True when
     the board is flooded. The bound works on the bitset adjacency rows ``adj_bits`` when
-    given (one row per region), on the adjacency lists with ``scratch`` otherwise.
+    given (one row per region; ``colour_adj`` the colours' rows), on the adjacency lists with ``scratch`` otherwise.
     Between calls ``front`` is the frontier of ``flooded`` and ``moves[:counts[0]]`` the
     moves that made it."""
     colour_mask, region_colour, region_size, adj_ptr, adj_idx = g
@@ -50,7 +50,7 @@ def _lookahead_run(flooded, front, moves, counts, g, adj_bits, scratch, budget):
             child_front[:] = front
             play(child, child_front, colour_mask, c, adj_ptr, adj_idx)
             if adj_bits.shape[0] == n:
-                h = bound_bits(child, child_front, colour_mask, adj_bits, child, best_h)
+                h = bound_bits(child, child_front, colour_mask, colour_adj, adj_bits, child, best_h)
             else:
                 h = elimination_bound(child, child_front, g, scratch, best_h)
             if h < best_h or (h == best_h and gain[c] > gain[best]):
@@ -75,7 +75,8 @@ def lookahead_moves(graph: RegionGraph, control: Control | None = None) -> tuple
     counts = np.zeros(1, dtype=np.int64)
     if graph.adjacency_bits_fit:
         # a whole game in milliseconds: one call
-        _lookahead_run(start, front, moves, counts, g, adjacency_bits(graph), scratch, 1 << 62)
+        adj_bits = adjacency_bits(graph)
+        _lookahead_run(start, front, moves, counts, g, adj_bits, colour_rows(g.colour_mask, adj_bits), scratch, 1 << 62)
         return moves[: counts[0]].tolist(), True
     no_bits = np.zeros((0, 1), dtype=np.uint64)
     budget = SliceBudget(first=1, most=1 << 20)
@@ -84,7 +85,7 @@ def lookahead_moves(graph: RegionGraph, control: Control | None = None) -> tuple
         if control is not None and control.should_stop():
             break
         remaining = control.remaining() if control is not None else float("inf")
-        done = bool(_lookahead_run(start, front, moves, counts, g, no_bits, scratch, budget.start(remaining)))
+        done = bool(_lookahead_run(start, front, moves, counts, g, no_bits, no_bits, scratch, budget.start(remaining)))
         budget.done()
     played = moves[: counts[0]].tolist()
     if done:
