@@ -564,3 +564,32 @@ def test_start_from_an_earlier_answer_and_its_lower_bound() -> None:
         solve(board, "auto", start_from=best.moves[:1])
     with pytest.raises(ColoritError, match="lower bound must be a whole number"):
         solve(board, "auto", lower_bound=-1)
+
+
+def test_past_64_colours_every_bitset_solver_calls_the_other_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past 64 colours the colours left no longer fit a word: A*, its deepening, the beam
+    and lookahead call ``bound_bits_many_colours`` instead (each caller chooses). A*
+    proves the depth-first search's optimum (adjacency lists, another bound kernel), also
+    when its store is full and it goes on by deepening; the others answer validly."""
+    from colorit.solvers import astar, deepening
+    from colorit.solvers.linear import linear_moves
+
+    rng = np.random.default_rng(5)
+    board = Board(rng.integers(0, 90, size=(12, 12)), (0, 0))
+    graph = RegionGraph.from_board(board)
+    assert graph.n_colours > 64 and graph.adjacency_bits_fit
+    exact = solve(board, "astar")
+    assert exact.proven_optimal
+    assert len(exact.moves) == len(solve(board, "dfs").moves)
+    slices = []
+    run = deepening.run
+    monkeypatch.setattr(deepening, "run", lambda *args: slices.append(1) or run(*args))
+    astar._Store._spare.clear()
+    deep = astar.search(graph, Control(Limits(memory=1 << 20)), linear_moves(graph), store_share=0.02)
+    astar._Store._spare.clear()
+    assert slices  # the store filled: the rest was deepening's
+    assert deep.proven_optimal and len(deep.codes) == len(exact.moves)
+    for algo in ("lookahead", "beam"):
+        sol = solve(board, algo, Limits(time=10))
+        board.check(list(sol.moves))
+        assert len(sol.moves) >= len(exact.moves)

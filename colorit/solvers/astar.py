@@ -51,7 +51,7 @@ import numpy as np
 
 from .._jit import kernel, prefetch
 from ..bitset import WIDTH_TIERS, ctz, hash_words, local_words, padded_width, popcount  # noqa: F401 (re-exported)
-from ..bound import bound_bits
+from ..bound import bound_bits, bound_bits_many_colours
 from ..graph import PaddedGraph, RegionGraph, padded
 from . import deepening, dfs, dominance
 from .base import Control, Outcome, SliceBudget, register
@@ -321,7 +321,10 @@ def _astar_run(graph, adj_bits, colour_adj, store, ctr, absorbs, budget, shape):
                 if swap_better:
                     continue
             ctr[BOUNDS] += 1
-            f2 = g2 + bound_bits(child, child_front, colour_mask, colour_adj, adj_bits, shape, f - g2)
+            if n_col > 64:
+                f2 = g2 + bound_bits_many_colours(child, child_front, colour_mask, adj_bits, shape, f - g2)
+            else:
+                f2 = g2 + bound_bits(child, child_front, colour_mask, colour_adj, adj_bits, shape, f - g2)
             if f2 >= ctr[UB]:
                 continue
             # deferred before the lookups: if the search gets to f2 it makes the child
@@ -516,7 +519,10 @@ def search(
     words, shape, adj_bits, root = len(pg.root), pg.shape, pg.adj_bits, pg.root
     colour_mask = pg.arrays.colour_mask
     root_front = pg.root_front
-    root_bound = int(bound_bits(root, root_front, colour_mask, pg.colour_adj, adj_bits, shape, len(best)))
+    if graph.n_colours > 64:
+        root_bound = int(bound_bits_many_colours(root, root_front, colour_mask, adj_bits, shape, len(best)))
+    else:
+        root_bound = int(bound_bits(root, root_front, colour_mask, pg.colour_adj, adj_bits, shape, len(best)))
     if graph.n_regions == 1 or root_bound >= len(best):
         return Outcome(best, True, len(best), 1)
     control.raise_bound(root_bound)

@@ -26,7 +26,7 @@ import numpy as np
 
 from .._jit import kernel
 from ..bitset import hash_words, popcount
-from ..bound import BoundScratch, bound_bits, elimination_bound, lower_bound
+from ..bound import BoundScratch, bound_bits, bound_bits_many_colours, elimination_bound, lower_bound
 from ..flood import eliminating_colour, frontier, play
 from ..graph import GraphArrays, RegionGraph, padded
 from ..playout import greedy_playout
@@ -157,7 +157,9 @@ def _beam_level(d, n_beam, b, g, adj_bits, colour_adj, scratch, shape, budget): 
                 return IMPROVED
             best_len = pos[BEST_LEN]
             # the rest needs at least the bound: keep only what can still win
-            if bits:
+            if bits and n_col > 64:
+                h = bound_bits_many_colours(cfl[m], cfr[m], colour_mask, adj_bits, shape, best_len - d - 2)
+            elif bits:
                 h = bound_bits(cfl[m], cfr[m], colour_mask, colour_adj, adj_bits, shape, best_len - d - 2)
             else:
                 h = elimination_bound(cfl[m], cfr[m], g, scratch, best_len - d - 2)

@@ -30,7 +30,7 @@ import numpy as np
 
 from .._jit import kernel, prefetch
 from ..bitset import ctz, hash_words, popcount
-from ..bound import bound_bits
+from ..bound import bound_bits, bound_bits_many_colours
 from .seen import home_slot, stored_moves
 from .status import EXHAUSTED, IMPROVED, SLICE_DONE
 
@@ -293,7 +293,11 @@ def _deepen_run(colour_mask, adj_bits, colour_adj, astar, zobrist, st, memo, ctr
         ways = _memo_ways(memo, k1)
         prefetch(memo.vals, ways)
         prefetch(memo.keys[ways], 0)
-        if g + 1 + bound_bits(fl[e], fr[e], colour_mask, colour_adj, adj_bits, shape, thresh - g - 1) > thresh:
+        if n_col > 64:
+            h_e = bound_bits_many_colours(fl[e], fr[e], colour_mask, adj_bits, shape, thresh - g - 1)
+        else:
+            h_e = bound_bits(fl[e], fr[e], colour_mask, colour_adj, adj_bits, shape, thresh - g - 1)
+        if g + 1 + h_e > thresh:
             continue
         from_astar = stored_moves(astar_table, astar_nodes, fl[e], h, shape)
         if from_astar <= g + 1:

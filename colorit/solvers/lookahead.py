@@ -17,7 +17,7 @@ import numpy as np
 from .. import frontier as frontier_lists
 from .._jit import kernel
 from ..bitset import count
-from ..bound import BoundScratch, bound_bits, elimination_bound
+from ..bound import BoundScratch, bound_bits, bound_bits_many_colours, elimination_bound
 from ..flood import absorbed_cells, frontier, play
 from ..graph import RegionGraph, adjacency_bits, colour_rows
 from .base import Control, Outcome, SliceBudget, register
@@ -49,7 +49,9 @@ def _lookahead_run(flooded, front, moves, counts, g, adj_bits, colour_adj, scrat
             child[:] = flooded
             child_front[:] = front
             play(child, child_front, colour_mask, c, adj_ptr, adj_idx)
-            if adj_bits.shape[0] == n:
+            if adj_bits.shape[0] == n and n_col > 64:
+                h = bound_bits_many_colours(child, child_front, colour_mask, adj_bits, child, best_h)
+            elif adj_bits.shape[0] == n:
                 h = bound_bits(child, child_front, colour_mask, colour_adj, adj_bits, child, best_h)
             else:
                 h = elimination_bound(child, child_front, g, scratch, best_h)
