@@ -114,9 +114,9 @@ def _beam_level(d, n_beam, b, g, adj_bits, colour_adj, scratch, shape, budget): 
     and colour in ``b.pos[GOAL_PARENT]``, ``b.pos[GOAL_MOVE]``).
 
     With bitset adjacency rows ``adj_bits`` (one per region; the sets padded to the
-    width of ``shape``; ``colour_adj`` the colours' rows) the bound is the bitset one and states are ranked by their
-    playout first; with none (zero rows) the bound walks the adjacency lists and ranks
-    alone."""
+    width of ``shape``; ``colour_adj`` the colours' rows) the bound is the bitset one
+    and states are ranked by their playout first; with none (zero rows) the bound walks
+    the adjacency lists and ranks alone."""
     colour_mask, region_colour, _, adj_ptr, adj_idx = g
     fl, fr, cfl, cfr, key, c_parent, c_move, table, parent, move, nb, found, pos = b
     n = region_colour.shape[0]
