@@ -188,8 +188,8 @@ def main() -> int:
                 best[name] = min(best[name], time.perf_counter() - t0)
     evaluations = args.reps * limits.size
     ns = {name: best[name] / evaluations * 1e9 for name in runs}
-    print(f"{Path(args.boards).name} board {args.board}, {args.states} states: {pg.adj_bits.shape[0]} regions, {masks.shape[0]} colours, "
-          f"{len(pg.root)} words; ns per evaluation: new {ns['new']:.0f}, {args.ref} {ns['old']:.0f}, "
+    print(f"{Path(args.boards).name} board {args.board}, {args.states} states: {pg.adj_bits.shape[0]} regions, "
+          f"{masks.shape[0]} colours, {len(pg.root)} words; ns per evaluation: new {ns['new']:.0f}, {args.ref} {ns['old']:.0f}, "
           f"new/old {ns['new'] / ns['old']:.2f}")
     return 0
 

@@ -335,11 +335,20 @@ def bound_bits(flooded, front, colour_mask, colour_adj, adj_bits, shape, limit):
 
 
 def elimination_bound_bits(
-    flooded: np.ndarray, front: np.ndarray, colour_mask: np.ndarray, adj_bits: np.ndarray, limit: int = 1 << 62
+    flooded: np.ndarray,
+    front: np.ndarray,
+    colour_mask: np.ndarray,
+    adj_bits: np.ndarray,
+    limit: int = 1 << 62,
+    colour_adj: np.ndarray | None = None,
+    shape: tuple[int, ...] | np.ndarray | None = None,
 ) -> int:
-    """``bound_bits`` (or ``bound_bits_many_colours``) at the sets' own width (run-time
-    word loops), for Python callers."""
+    """``bound_bits`` (or ``bound_bits_many_colours``) for Python callers: at the sets'
+    own width (run-time word loops) unless given the kernels' ``shape``, with the
+    colours' rows worked out unless given."""
+    width = flooded if shape is None else shape
     if colour_mask.shape[0] > 64:
-        return int(bound_bits_many_colours(flooded, front, colour_mask, adj_bits, flooded, limit))
-    colour_adj = colour_rows(colour_mask, adj_bits)
-    return int(bound_bits(flooded, front, colour_mask, colour_adj, adj_bits, flooded, limit))
+        return int(bound_bits_many_colours(flooded, front, colour_mask, adj_bits, width, limit))
+    if colour_adj is None:
+        colour_adj = colour_rows(colour_mask, adj_bits)
+    return int(bound_bits(flooded, front, colour_mask, colour_adj, adj_bits, width, limit))

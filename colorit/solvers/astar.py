@@ -51,7 +51,7 @@ import numpy as np
 
 from .._jit import kernel, prefetch
 from ..bitset import WIDTH_TIERS, ctz, hash_words, local_words, padded_width, popcount  # noqa: F401 (re-exported)
-from ..bound import bound_bits, bound_bits_many_colours
+from ..bound import bound_bits, bound_bits_many_colours, elimination_bound_bits
 from ..graph import PaddedGraph, RegionGraph, padded
 from . import deepening, dfs, dominance
 from .base import Control, Outcome, SliceBudget, register
@@ -519,10 +519,7 @@ def search(
     words, shape, adj_bits, root = len(pg.root), pg.shape, pg.adj_bits, pg.root
     colour_mask = pg.arrays.colour_mask
     root_front = pg.root_front
-    if graph.n_colours > 64:
-        root_bound = int(bound_bits_many_colours(root, root_front, colour_mask, adj_bits, shape, len(best)))
-    else:
-        root_bound = int(bound_bits(root, root_front, colour_mask, pg.colour_adj, adj_bits, shape, len(best)))
+    root_bound = elimination_bound_bits(root, root_front, colour_mask, adj_bits, len(best), pg.colour_adj, shape)
     if graph.n_regions == 1 or root_bound >= len(best):
         return Outcome(best, True, len(best), 1)
     control.raise_bound(root_bound)

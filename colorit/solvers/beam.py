@@ -157,12 +157,12 @@ def _beam_level(d, n_beam, b, g, adj_bits, colour_adj, scratch, shape, budget): 
                 return IMPROVED
             best_len = pos[BEST_LEN]
             # the rest needs at least the bound: keep only what can still win
-            if bits and n_col > 64:
-                h = bound_bits_many_colours(cfl[m], cfr[m], colour_mask, adj_bits, shape, best_len - d - 2)
-            elif bits:
-                h = bound_bits(cfl[m], cfr[m], colour_mask, colour_adj, adj_bits, shape, best_len - d - 2)
-            else:
+            if not bits:
                 h = elimination_bound(cfl[m], cfr[m], g, scratch, best_len - d - 2)
+            elif n_col > 64:
+                h = bound_bits_many_colours(cfl[m], cfr[m], colour_mask, adj_bits, shape, best_len - d - 2)
+            else:
+                h = bound_bits(cfl[m], cfr[m], colour_mask, colour_adj, adj_bits, shape, best_len - d - 2)
             if d + 1 + h >= best_len:
                 continue
             # one copy of each state (by 64-bit hash: a collision only loses a candidate)

@@ -359,4 +359,5 @@ def start_threshold(ctr: np.ndarray, thresh: int, level: int) -> None:
 
 def run(pg, astar, zobrist: np.ndarray, st: DeepStack, memo: DeepMemo, ctr: np.ndarray, budget: int) -> int:  # type: ignore[no-untyped-def]
     """One slice of ``_deepen_run`` on the padded graph ``pg`` (``graph.PaddedGraph``)."""
-    return int(_deepen_run(pg.arrays.colour_mask, pg.adj_bits, pg.colour_adj, astar, zobrist, st, memo, ctr, budget, pg.shape))
+    return int(_deepen_run(pg.arrays.colour_mask, pg.adj_bits, pg.colour_adj, astar, zobrist, st, memo, ctr, budget,
+                           pg.shape))

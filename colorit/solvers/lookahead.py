@@ -28,7 +28,8 @@ def _lookahead_run(flooded, front, moves, counts, g, adj_bits, colour_adj, scrat
     """Up to ``budget`` lookahead moves from ``flooded``/``front`` on the graph ``g``
     (``GraphArrays``), appended to ``moves`` (``counts[0]`` of them so far). True when
     the board is flooded. The bound works on the bitset adjacency rows ``adj_bits`` when
-    given (one row per region; ``colour_adj`` the colours' rows), on the adjacency lists with ``scratch`` otherwise.
+    given (one row per region; ``colour_adj`` the colours' rows), on the adjacency lists
+    with ``scratch`` otherwise.
     Between calls ``front`` is the frontier of ``flooded`` and ``moves[:counts[0]]`` the
     moves that made it."""
     colour_mask, region_colour, region_size, adj_ptr, adj_idx = g
@@ -49,12 +50,12 @@ def _lookahead_run(flooded, front, moves, counts, g, adj_bits, colour_adj, scrat
             child[:] = flooded
             child_front[:] = front
             play(child, child_front, colour_mask, c, adj_ptr, adj_idx)
-            if adj_bits.shape[0] == n and n_col > 64:
-                h = bound_bits_many_colours(child, child_front, colour_mask, adj_bits, child, best_h)
-            elif adj_bits.shape[0] == n:
-                h = bound_bits(child, child_front, colour_mask, colour_adj, adj_bits, child, best_h)
-            else:
+            if adj_bits.shape[0] != n:
                 h = elimination_bound(child, child_front, g, scratch, best_h)
+            elif n_col > 64:
+                h = bound_bits_many_colours(child, child_front, colour_mask, adj_bits, child, best_h)
+            else:
+                h = bound_bits(child, child_front, colour_mask, colour_adj, adj_bits, child, best_h)
             if h < best_h or (h == best_h and gain[c] > gain[best]):
                 best = c
                 best_h = h
