@@ -28,7 +28,10 @@ Past ``DEFER_AFTER_NODES`` stored nodes the expansion is partial: children above
 current level are neither looked up nor stored, and their parent goes back to the open
 list at the lowest of their levels, to make them again only if the search gets there (it
 usually ends a level below). That keeps memory close to the number of nodes expanded,
-and spares the lookups of children that are mostly never made again.
+and spares the lookups of children that are mostly never made again. A search's first
+``DEFER_BELOW_NODES`` stored nodes are expanded that way too (on graphs of up to 16
+colours): its answer is then still loose (lookahead's is a few moves long), and what it
+would store a level up is mostly never expanded.
 
 When the search reaches a level two or more below its answer, it first dives: it expands
 the deepest open nodes of the answer's last level for a share of the work done so far.
@@ -59,13 +62,21 @@ from .incumbent import first_answer
 from .seen import free_slot, home_slot, table_find, table_put, table_repoint
 from .status import EXHAUSTED, IMPROVED, NEED_NODES, NEED_TABLE, SLICE_DONE
 
-N_NODES, CUR_F, UB, GOAL, EXPANDED, GENERATED, TABLE_USED, BOUNDS, DEFER_AFTER, DOMINATED = range(10)
+N_NODES, CUR_F, UB, GOAL, EXPANDED, GENERATED, TABLE_USED, BOUNDS, DEFER_AFTER, DOMINATED, DEFER_BELOW = range(11)
 DEAD = np.uint64(1)
 NONE = np.uint64(0xFFFFFFFF)  #: "no node" in a link word's halves
 FIRST_CAPACITY = 1 << 12
 #: Stored nodes after which children above the current level are made again when needed
 #: rather than stored (a little more time, a fraction of the memory).
 DEFER_AFTER_NODES = 1 << 20
+#: Stored nodes before which children above the current level are deferred as well, on
+#: graphs of at most ``DEFER_BELOW_COLOURS`` colours: a young search's children a level
+#: up are mostly never expanded. Measured in one process against no such start (CPU
+#: time): b12c12 and b14c8 10% faster, pc19 3%, b10c15 2%, floodtest and b18c6 the same;
+#: b10c35 2.5% slower (a node of many colours has many children to make again, hence the
+#: colour limit). At 1,024 pc19 gained 6% but b18c6 lost 2-3% (docs/benchmarks.md).
+DEFER_BELOW_NODES = 512
+DEFER_BELOW_COLOURS = 16
 #: Seconds to grow a store array, per byte of the new array, and to re-insert a node into
 #: a grown table (measured: 0.4 ns and 150 ns; doubled): a grow that would run past the
 #: deadline is not started.
@@ -248,10 +259,10 @@ def _astar_run(graph, adj_bits, colour_adj, store, ctr, absorbs, budget, shape):
 
         improved = False
         g2 = g + 1
-        # past DEFER_AFTER stored nodes, children above this level are not stored: the
-        # node goes back to the open list at the lowest of their levels, and makes them
-        # again if the search gets there
-        defer = ctr[N_NODES] > ctr[DEFER_AFTER]
+        # past DEFER_AFTER stored nodes, and before DEFER_BELOW, children above this
+        # level are not stored: the node goes back to the open list at the lowest of
+        # their levels, and makes them again if the search gets there
+        defer = ctr[N_NODES] > ctr[DEFER_AFTER] or ctr[N_NODES] < ctr[DEFER_BELOW]
         deferred = ctr[UB]
         for c in range(n_col):
             if not absorbs[c]:
@@ -501,6 +512,7 @@ def search(
     incumbent: list[int],
     helpers: Sequence[Helper] = (),
     defer_after: int | None = None,
+    defer_below: int | None = None,
     deepen: bool = True,
     store_share: float = STORE_SHARE,
 ) -> Outcome:
@@ -512,8 +524,8 @@ def search(
     proven optimal, the search ends. When the store reaches the memory cap, the search
     goes on by iterative deepening from the open nodes (``deepening``), in the memory it
     has; with ``deepen=False`` it stops there instead (``stopped == "memory"``).
-    ``defer_after`` (stored nodes) and ``store_share`` (of the cap, for the store) are
-    for tests and the warm-up."""
+    ``defer_after`` and ``defer_below`` (stored nodes) and ``store_share`` (of the cap,
+    for the store) are for tests and the warm-up."""
     best = list(incumbent)
     pg = padded(graph)
     words, shape, adj_bits, root = len(pg.root), pg.shape, pg.adj_bits, pg.root
@@ -540,7 +552,9 @@ def search(
         st.heads[root_bound, 0] = 0
         st.hi[root_bound] = 0
         defer = DEFER_AFTER_NODES if defer_after is None else defer_after
-        ctr = np.array([1, root_bound, ub, -1, 0, 0, 1, 0, defer, 0], dtype=np.int64)
+        if defer_below is None:
+            defer_below = DEFER_BELOW_NODES if graph.n_colours <= DEFER_BELOW_COLOURS else 0
+        ctr = np.array([1, root_bound, ub, -1, 0, 0, 1, 0, defer, 0, defer_below], dtype=np.int64)
         absorbs = np.zeros(graph.n_colours, np.bool_)
         stopped = ""
         budget = SliceBudget()
