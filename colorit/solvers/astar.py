@@ -564,7 +564,7 @@ def search(
                 stopped = control.stop_reason
                 break
             n = budget.start(control.remaining())
-            status = _astar_run(pg.arrays, adj_bits, pg.colour_adj, st.arrays(), ctr, absorbs, n, shape)
+            status = _run_slice(pg, st, ctr, absorbs, n)
             budget.done(status == SLICE_DONE)
             if status == EXHAUSTED:
                 break
@@ -612,6 +612,11 @@ def search(
     return Outcome(best, True, len(best), states)
 
 
+def _run_slice(pg: PaddedGraph, st: _Store, ctr: np.ndarray, absorbs: np.ndarray, budget: int) -> int:
+    """One call of A*'s kernel on the padded graph and the store as they are now."""
+    return int(_astar_run(pg.arrays, pg.adj_bits, pg.colour_adj, st.arrays(), ctr, absorbs, budget, pg.shape))
+
+
 def _dive(pg: PaddedGraph, st: _Store, ctr: np.ndarray, absorbs: np.ndarray, budget: int) -> int:
     """Expand up to ``budget`` open nodes of the answer's last level, deepest first (a
     dive: their children on that level are the deepest next), ahead of the level being
@@ -625,7 +630,7 @@ def _dive(pg: PaddedGraph, st: _Store, ctr: np.ndarray, absorbs: np.ndarray, bud
     "exhausted" there means only that), as does a store that must grow."""
     level = int(ctr[CUR_F])
     ctr[CUR_F] = ctr[UB] - 1
-    status = _astar_run(pg.arrays, pg.adj_bits, pg.colour_adj, st.arrays(), ctr, absorbs, budget, pg.shape)
+    status = _run_slice(pg, st, ctr, absorbs, budget)
     ctr[CUR_F] = min(level, int(ctr[CUR_F]))
     return int(ctr[GOAL]) if status == IMPROVED else -1
 
