@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ._jit import kernel
 from .board import START_CORNER, Board, parse_start
 from .errors import BoardFormatError, OutputError
 from .gameid import GameId, looks_like_game_id, parse_game_id
@@ -124,6 +125,20 @@ def parse_board_lines(lines: Sequence[str], name: str = "<board>") -> list[list[
     return rows
 
 
+def parse_board_cells(lines: Sequence[str], name: str = "<board>") -> np.ndarray:
+    """``parse_board_lines`` as an int64 array, the way big boards need it: the rows are
+    checked by the same pattern, then numpy reads every value at once (a million values
+    in tens of milliseconds, against half a second through ``int``). Anything the quick
+    way cannot vouch for (a bad row, ragged rows, a value at the edge of the 64-bit
+    range, where numpy saturates) goes the careful way, which says what is wrong."""
+    width = lines[0].count(",") + 1 if lines else 0
+    if lines and all(_ROW.fullmatch(line) and line.count(",") + 1 == width for line in lines):
+        cells = np.fromstring(",".join(lines), dtype=np.int64, sep=",")
+        if cells.size == width * len(lines) and not np.isin(cells, (INT64_MIN, INT64_MAX)).any():
+            return cells.reshape(len(lines), width)
+    return np.array(parse_board_lines(lines, name), dtype=np.int64)
+
+
 def read_board_csv(path: StrPath, start: str | tuple[int, int] = START_CORNER) -> Board:
     """The board in a CSV file (one row per line) or a game ID file (one line).
 
@@ -149,7 +164,7 @@ def read_board_file(path: StrPath, start: str | tuple[int, int] = START_CORNER) 
         game_id = parse_game_id(lines[0], name, line=1)
         cells = game_id.cells
     else:
-        cells = np.array(parse_board_lines(lines, name), dtype=np.int64)
+        cells = parse_board_cells(lines, name)
     if isinstance(start, str):
         start = parse_start(start, cells.shape[0], cells.shape[1])
     return Board(cells, start), game_id
@@ -255,9 +270,56 @@ def write_text_atomic(path: StrPath, text: str) -> None:
     write_atomic(path, text)
 
 
+#: Answers of at least this many moves are put into text by a compiled loop (a million
+#: lines in 30 ms, against 300 ms through ``str``); shorter ones by Python, which needs no
+#: kernel loaded.
+COMPILED_TEXT_MOVES = 10_000
+
+
+@kernel
+def _decimal_lines(values, out):  # type: ignore[no-untyped-def]
+    """Write each of ``values`` (int64) into ``out`` (uint8, 21 bytes a value) as ASCII
+    decimal and a line feed, as ``str`` would; return the bytes written."""
+    at = 0
+    digits = np.empty(20, dtype=np.uint8)
+    for i in range(values.shape[0]):
+        v = values[i]
+        if v < 0:
+            out[at] = 45  # "-"
+            at += 1
+            magnitude = np.uint64(0) - np.uint64(v)  # modulo 2**64: right for -2**63 too
+        else:
+            magnitude = np.uint64(v)
+        n = 0
+        while True:
+            digits[n] = np.uint8(48 + magnitude % np.uint64(10))
+            n += 1
+            magnitude //= np.uint64(10)
+            if magnitude == 0:
+                break
+        while n > 0:
+            n -= 1
+            out[at] = digits[n]
+            at += 1
+        out[at] = 10  # "\n"
+        at += 1
+    return at
+
+
+def moves_text(moves: Iterable[int]) -> str:
+    """An answer file's text: one colour id per line; no moves gives no text."""
+    if not isinstance(moves, (Sequence, np.ndarray)):
+        moves = list(moves)
+    if len(moves) < COMPILED_TEXT_MOVES:
+        return "".join(f"{int(m)}\n" for m in moves)
+    values = np.fromiter(moves, dtype=np.int64, count=len(moves))
+    out = np.empty(21 * values.shape[0], dtype=np.uint8)
+    return out[: _decimal_lines(values, out)].tobytes().decode("ascii")
+
+
 def write_moves_csv(path: StrPath, moves: Iterable[int]) -> None:
     """Write an answer: one colour id per line; no moves gives an empty file."""
-    write_text_atomic(path, "".join(f"{int(m)}\n" for m in moves))
+    write_text_atomic(path, moves_text(moves))
 
 
 def write_board_csv(path: StrPath, board: Board) -> None:

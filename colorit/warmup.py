@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 from .bitset import WIDTH_TIERS, padded_width
 from .board import Board
+from .csvio import COMPILED_TEXT_MOVES, moves_text
 from .generate import random_board
 from .graph import RegionGraph
 from .solvers import Control, Limits, astar, beam, dfs, solve, solver_names
@@ -147,6 +148,8 @@ def warmup() -> float:
     big = RegionGraph.from_board(random_board(60, 60, 6, 2))
     lookahead_moves(big, OneSlice())
     beam.search(big, OneSlice(checks=2), linear_moves(big), max_width=1)
+    # a long answer's text (a board of a million regions writes a million lines)
+    moves_text(range(COMPILED_TEXT_MOVES))
     return time.monotonic() - t0
 
 

@@ -154,3 +154,23 @@ def test_parse_start(spec: str, expected: tuple[int, int]) -> None:
 def test_parse_start_rejects(spec: str, message: str) -> None:
     with pytest.raises(BoardFormatError, match=message):
         parse_start(spec, 5, 7)
+
+
+@pytest.mark.parametrize(
+    "cells",
+    [
+        np.random.default_rng(1).integers(-3, 9, size=(30, 40)),  # few ids, counted
+        np.random.default_rng(2).permutation(2500).reshape(50, 50) * 7 - 900,  # all distinct, counted
+        np.array([[-(2**63), 2**63 - 1], [0, 5]]),  # a span past the cell count: sorted
+        np.random.default_rng(3).integers(-(2**62), 2**62, size=(20, 20)),
+    ],
+    ids=["few", "distinct", "extremes", "wide"],
+)
+def test_palette_and_codes_are_numpys_unique(cells: np.ndarray) -> None:
+    """Counting (ids spanning a range no wider than the board) and sorting give the same
+    palette and codes."""
+    board = Board(cells)
+    palette, codes = np.unique(cells, return_inverse=True)
+    assert board.palette.tolist() == palette.tolist()
+    assert board.codes.tolist() == codes.reshape(cells.shape).tolist()
+    assert board.codes.dtype == np.int32

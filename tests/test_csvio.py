@@ -13,9 +13,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from colorit import Board, BoardFormatError, OutputError
+from colorit import csvio
 from colorit.csvio import (
     INT64_MAX,
     INT64_MIN,
+    moves_text,
+    parse_board_cells,
+    parse_board_lines,
     read_board_csv,
     read_moves_csv,
     write_board_csv,
@@ -274,3 +278,50 @@ def test_write_board_csv_round_trip(tmp_path_factory: pytest.TempPathFactory, ro
     board = Board(np.array(rows, dtype=np.int64))
     write_board_csv(path, board)
     assert np.array_equal(read_board_csv(path).cells, board.cells)
+
+
+# ----------------------------------------------------------------- the quick ways
+
+
+TOKENS = st.one_of(
+    st.integers(-50, 50).map(str),
+    int64.map(str),
+    st.sampled_from(["+7", " 3", "4\t", "\t-2 ", "007", str(INT64_MAX), str(INT64_MIN), str(INT64_MAX + 1)]),
+    st.sampled_from(["", "x", "1.5", "1 2", "--1", "+", "1_0", "\u0661"]),  # not values
+)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True, database=None)
+@given(st.integers(1, 4).flatmap(lambda w: st.lists(st.lists(TOKENS, min_size=w, max_size=w + 1), min_size=1, max_size=5)))
+def test_the_quick_parse_reads_or_rejects_as_the_careful_one(rows: list[list[str]]) -> None:
+    """``parse_board_cells`` (numpy reads every value at once) gives the careful parse's
+    cells, or its exact error, on valid rows, ragged rows, bad values and values at or past
+    the 64-bit edges (where numpy saturates)."""
+    lines = [",".join(row) for row in rows]
+    try:
+        expected = np.array(parse_board_lines(lines, "b.csv"), dtype=np.int64)
+    except BoardFormatError as careful:
+        with pytest.raises(BoardFormatError) as quick:
+            parse_board_cells(lines, "b.csv")
+        assert str(quick.value) == str(careful)
+        return
+    cells = parse_board_cells(lines, "b.csv")
+    assert cells.dtype == np.int64
+    assert np.array_equal(cells, expected)
+
+
+@settings(max_examples=100, deadline=None, derandomize=True, database=None)
+@given(st.lists(st.one_of(int64, st.integers(-12, 12)), max_size=60))
+def test_the_compiled_answer_text_is_what_str_writes(moves: list[int]) -> None:
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(csvio, "COMPILED_TEXT_MOVES", 0)
+        compiled = moves_text(moves)
+    assert compiled == "".join(f"{v}\n" for v in moves)
+    assert moves_text(moves) == compiled  # the Python way below the threshold
+
+
+def test_a_long_answer_is_written_by_the_compiled_loop(tmp_path: Path) -> None:
+    moves = list(range(-5, csvio.COMPILED_TEXT_MOVES + 5))
+    path = tmp_path / "out.csv"
+    write_moves_csv(path, moves)
+    assert read_moves_csv(path) == moves

@@ -5,6 +5,8 @@ exactly the moves of a naive reference on cells (``naive.linear_moves``,
 
 from __future__ import annotations
 
+import heapq
+
 import naive
 import numpy as np
 import pytest
@@ -152,3 +154,52 @@ def test_new_state_after_a_prefix() -> None:
     assert not frontier.is_done(s)
     assert int(s.counts[frontier.N_FLOODED]) == 2  # the start's region and the 2s
     assert int(s.gain[board.codes_of([3])[0]]) == 4  # the 3s around it
+
+
+# --------------------------------------------------------------------------- the waiting tree
+
+
+@STABLE
+@given(st.integers(1, 300_000), st.lists(st.tuples(st.booleans(), st.integers(0, 1 << 30)), min_size=1, max_size=80))
+def test_the_waiting_tree_finds_the_lowest_member(n: int, ops: list[tuple[bool, int]]) -> None:
+    """Adding and removing members in any order, on trees of one to four levels
+    (262,145 or more regions need four), the lowest member is the set's minimum."""
+    levels = frontier._tree_levels(n)
+    tree = np.zeros(levels[-1], dtype=np.uint64)
+    members: set[int] = set()
+    for add, raw in ops:
+        if add and raw % n not in members:
+            frontier._tree_add(tree, levels, raw % n)
+            members.add(raw % n)
+        elif not add and members:
+            r = sorted(members)[raw % len(members)]
+            frontier._tree_remove(tree, levels, r)
+            members.remove(r)
+        if members:
+            assert frontier._tree_lowest(tree, levels) == min(members)
+        else:
+            assert not tree.any()
+
+
+def test_linear_on_a_graph_of_three_tree_levels() -> None:
+    """4,900 regions, every cell its own, from the middle: the basic AI's moves are
+    those of a plain heap over the region graph."""
+    side = 70
+    board = Board(np.random.default_rng(8).permutation(side * side).reshape(side, side), start=(side // 2, side // 2))
+    graph = graph_of(board)
+    assert len(frontier._tree_levels(graph.n_regions)) - 1 == 3
+    flooded = {graph.start_region}
+    waiting = [int(nb) for nb in graph.adj_idx[graph.adj_ptr[graph.start_region] : graph.adj_ptr[graph.start_region + 1]]]
+    heapq.heapify(waiting)
+    expected = []
+    while waiting:
+        r = heapq.heappop(waiting)
+        if r in flooded:
+            continue
+        expected.append(int(graph.region_colour[r]))
+        flooded.add(r)  # every region its own colour: a move takes that one region
+        for nb in graph.adj_idx[graph.adj_ptr[r] : graph.adj_ptr[r + 1]].tolist():
+            if nb not in flooded:
+                heapq.heappush(waiting, nb)
+    assert frontier.linear_codes(graph) == expected
+    assert len(expected) == side * side - 1

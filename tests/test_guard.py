@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from cli_support import env, registered
 
-from colorit import Board, Control, Limits, RegionGraph, SolutionError, solve
+from colorit import Board, Control, Limits, RegionGraph, SolutionError, frontier, solve
 from colorit.generate import random_board
 from colorit.graph import GraphTooBig
 from colorit.solvers import Outcome, get_solver
@@ -145,6 +145,27 @@ def test_out_of_memory_gives_a_valid_fallback(error: BaseException, reported: bo
             # the best held answer, or greedy finishing from scratch where that is shorter
             assert len(sol.moves) == min(len(poor), len(greedy_codes(graph)))
             assert sol.lower_bound == (4 if reported else 0)
+
+
+def test_out_of_memory_where_greedy_costs_too_much_keeps_the_basic_ai(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where greedy would cost too much (a graph of a million colours), finishing from the
+    start would only play the basic AI again: the answer held is kept, nothing replayed."""
+    board = random_board(20, 20, 5, seed=3)
+    graph = RegionGraph.from_board(board)
+    monkeypatch.setattr(frontier, "GREEDY_FINISH_WORK", 0)
+
+    def no_finish(graph: RegionGraph, prefix: list[int]) -> list[int]:
+        raise AssertionError("finish played")
+
+    monkeypatch.setattr(frontier, "finish", no_finish)
+
+    def fn(graph: RegionGraph, control: Control) -> Outcome:
+        raise GraphTooBig("too many colours for the tables")
+
+    with registered("oom-guard", fn):
+        sol = solve(board, "oom-guard", Limits(time=5))
+    assert sol.stopped == "memory"
+    assert list(sol.moves) == board.ids_of(linear_codes(graph))
 
 
 def test_other_errors_reach_the_caller() -> None:

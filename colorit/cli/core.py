@@ -555,10 +555,11 @@ def read_board_and_id(path: str, start: str | tuple[int, int] = "top-left") -> t
 
 #: Kept back from a time limit counted from the process start, for checking and writing
 #: the answer (a share of the limit up to a cap, plus a little per cell: a million-cell
-#: board's answer may have a million lines) ...
+#: board's answer may have a million lines, and its replay, conversion and text take
+#: 0.4-0.5 s on the machine of docs/benchmarks.md) ...
 WRITE_RESERVE_SHARE = 0.05
 WRITE_RESERVE_CAP = 0.25
-WRITE_RESERVE_PER_CELL = 2e-7
+WRITE_RESERVE_PER_CELL = 4e-7
 #: ... and for the search to notice its deadline and wind down before the guard stops
 #: waiting for it.
 WIND_DOWN_SHARE = 0.05

@@ -13,6 +13,7 @@ import argparse
 import sys
 
 from .. import __version__
+from ..csvio import moves_text
 from ..limits import default_memory_text
 from ..log import PROG, Log
 from . import core
@@ -69,7 +70,7 @@ def run(args: argparse.Namespace, ctx: core.Context) -> int:
             log.info("the search was stopped by the memory limit (see --max-memory)")
         if guard.requested:
             log.info(f"interrupted by {guard.signal_name}: the answer is the best found so far")
-        text = "\n".join(map(str, solution.moves)) + "\n" if solution.moves else ""
+        text = moves_text(solution.moves)
         core.write_output(args.output, text, guard)
         log.info(f"wrote {len(solution.moves)} moves to {args.output}")
         log.info(f"done in {ctx.since_start():.2f} s")

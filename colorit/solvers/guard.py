@@ -1,9 +1,9 @@
 """The deadline guard: a time limit is a promise, whatever the solver does.
 
-Every solve holds an answer from its first millisecond: the basic AI's, worked out on the
-frontier lists (``colorit.frontier``: milliseconds on a 1000x1000 board, any colour
-count). The solver then runs on a worker thread while the caller waits, up to a hard
-deadline a little past the solver's own. Solvers stop themselves at their deadline
+Every solve holds an answer: the basic AI's, worked out on the frontier lists
+(``colorit.frontier``: any colour count, up to half a second on a 1000x1000 board of a
+million colours). The solver runs on a worker thread while the caller works that answer
+out and then waits, up to a hard deadline a little past the solver's own. Solvers stop themselves at their deadline
 between kernel slices; the guard is for what they cannot help: a kernel compiling for
 the first time, a slice far longer than planned on a huge graph. Past the hard deadline
 the caller gets the best answer reported so far (kept by the ``Control``), checked like
@@ -57,8 +57,9 @@ def build_solution(
     table_bytes: int = 0,
 ) -> Solution:
     """The ``Solution`` for moves in colour codes, after replaying them on the cells."""
-    board.check_codes(np.asarray(codes, dtype=np.int32))
-    moves = tuple(board.ids_of(codes))
+    as_array = np.asarray(codes, dtype=np.int32)
+    board.check_codes(as_array)
+    moves = tuple(board.ids_of(as_array))
     proven = proven or lower_bound >= len(moves)
     lower = len(moves) if proven else min(max(0, lower_bound), len(moves))
     return Solution(
@@ -180,9 +181,9 @@ def run_guarded(
     _preload()
     if graph is None:
         graph = RegionGraph.from_board(board)
-    # the answer held from the start: worked out now where it costs milliseconds (a big
-    # graph), when needed where it costs microseconds
-    held = frontier.linear_codes(graph) if not graph.adjacency_bits_fit else None
+    # the answer held from the start: worked out beside the solver where it costs a
+    # good part of a second (a big graph), when needed where it costs microseconds
+    held: list[int] | None = None
     hard = hard_deadline_for(control) if hard_deadline is None else hard_deadline
 
     def fallback(stopped: str) -> Solution:
@@ -191,7 +192,8 @@ def run_guarded(
         else:
             codes, lower = (held if held is not None else frontier.linear_codes(graph)), 0
         lower = max(lower, control.lower_bound)
-        if stopped == "memory":
+        if stopped == "memory" and frontier.greedy_is_quick(graph):
+            # (otherwise finishing from the start would play the basic AI again)
             finished = frontier.finish(graph, [])
             codes = finished if len(finished) < len(codes) else codes
         if control.seed is not None and len(control.seed) < len(codes):
@@ -209,6 +211,8 @@ def run_guarded(
             outcome = attempt()
         else:
             job = _SolverThread.submit(attempt)
+            if not graph.adjacency_bits_fit:
+                held = frontier.linear_codes(graph)
             asked_at = math.inf
             while not job.wait(min(POLL_S, hard - time.monotonic())):
                 now = time.monotonic()
