@@ -292,7 +292,7 @@ TOKENS = st.one_of(
 
 
 @settings(max_examples=200, deadline=None, derandomize=True, database=None)
-@given(st.integers(1, 4).flatmap(lambda w: st.lists(st.lists(TOKENS, min_size=w, max_size=w + 1), min_size=1, max_size=5)))
+@given(st.integers(1, 4).flatmap(lambda w: st.lists(st.lists(TOKENS, min_size=w, max_size=w + 1), max_size=5)))
 def test_the_quick_parse_reads_or_rejects_as_the_careful_one(rows: list[list[str]]) -> None:
     """``parse_board_cells`` (numpy reads every value at once) gives the careful parse's
     cells, or its exact error, on valid rows, ragged rows, bad values and values at or past

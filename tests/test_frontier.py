@@ -188,8 +188,9 @@ def test_linear_on_a_graph_of_three_tree_levels() -> None:
     board = Board(np.random.default_rng(8).permutation(side * side).reshape(side, side), start=(side // 2, side // 2))
     graph = graph_of(board)
     assert len(frontier._tree_levels(graph.n_regions)) - 1 == 3
-    flooded = {graph.start_region}
-    waiting = [int(nb) for nb in graph.adj_idx[graph.adj_ptr[graph.start_region] : graph.adj_ptr[graph.start_region + 1]]]
+    start = graph.start_region
+    flooded = {start}
+    waiting = graph.adj_idx[graph.adj_ptr[start] : graph.adj_ptr[start + 1]].tolist()
     heapq.heapify(waiting)
     expected = []
     while waiting:

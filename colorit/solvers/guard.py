@@ -3,11 +3,12 @@
 Every solve holds an answer: the basic AI's, worked out on the frontier lists
 (``colorit.frontier``: any colour count, up to half a second on a 1000x1000 board of a
 million colours). The solver runs on a worker thread while the caller works that answer
-out and then waits, up to a hard deadline a little past the solver's own. Solvers stop themselves at their deadline
-between kernel slices; the guard is for what they cannot help: a kernel compiling for
-the first time, a slice far longer than planned on a huge graph. Past the hard deadline
-the caller gets the best answer reported so far (kept by the ``Control``), checked like
-any other; the late thread's result is dropped when it comes.
+out and then waits, up to a hard deadline a little past the solver's own. Solvers stop
+themselves at their deadline between kernel slices; the guard is for what they cannot
+help: a kernel compiling for the first time, a slice far longer than planned on a huge
+graph. Past the hard deadline the caller gets the best answer reported so far (kept by
+the ``Control``), checked like any other; the late thread's result is dropped when it
+comes.
 
 A board too big for a solver's tables (``GraphTooBig``) or out of memory gets the best
 answer held, finished by greedy where that is quick (``frontier.finish``).
