@@ -10,12 +10,11 @@ moves at a time; and any search that is stopped half-way finishes its answer her
 (``finish``).
 
 The state is a ``FrontierState`` of arrays, changed in place by the kernels. Invariants
-between calls: ``flooded[r]`` marks the flood; ``waiting[r]`` marks the frontier (outside
-the flood, beside it); each frontier region is in exactly one list, its colour's
-(``head[c]``, then ``link``), and ``gain[c]`` is the cells of the regions in that list;
-``waiting_tree`` holds the frontier again as a bitset with a summary above it (see
-``_tree_levels``), so the basic AI finds the lowest-numbered frontier region in a few
-steps.
+between calls: ``flooded[r]`` marks the flood; ``waiting_tree`` marks the frontier
+(outside the flood, beside it) as a bitset with summaries above it (see ``_tree_levels``),
+so the basic AI finds the lowest-numbered frontier region in a few steps; each frontier
+region is in exactly one list, its colour's (``head[c]``, then ``link``), and
+``gain[c]`` is the cells of the regions in that list.
 """
 
 from __future__ import annotations
@@ -44,11 +43,10 @@ class GraphLists(NamedTuple):
 
 class FrontierState(NamedTuple):
     flooded: np.ndarray  #: (R,) bool
-    waiting: np.ndarray  #: (R,) bool, the frontier
     head: np.ndarray  #: (C,) int64, first frontier region of each colour, -1: none
     link: np.ndarray  #: (R,) int64, next region in the same colour's list
     gain: np.ndarray  #: (C,) int64, cells the move of each colour would take
-    waiting_tree: np.ndarray  #: uint64, the frontier as a bitset and its summaries
+    waiting_tree: np.ndarray  #: uint64, the frontier as a bitset (level 0) and its summaries
     tree_levels: np.ndarray  #: int64, where each level of ``waiting_tree`` starts, and its end
     counts: np.ndarray  #: [regions flooded, moves played]
     moves: np.ndarray  #: (R,) int32, the moves played
@@ -84,6 +82,12 @@ def _tree_add(tree, levels, r):  # type: ignore[no-untyped-def]
 
 
 @kernel
+def _tree_has(tree, r):  # type: ignore[no-untyped-def]
+    """Whether ``r`` is in the tree (its bit in level 0, which starts the array)."""
+    return (tree[r >> 6] >> np.uint64(r & 63)) & np.uint64(1) != 0
+
+
+@kernel
 def _tree_remove(tree, levels, r):  # type: ignore[no-untyped-def]
     """Take ``r`` out: its bit, and each summary bit above whose word became empty."""
     i = r
@@ -109,9 +113,8 @@ def _join_frontier(g, s, r):  # type: ignore[no-untyped-def]
     """The unflooded neighbours of ``r`` (just flooded) that were not waiting join their lists."""
     for k in range(g.adj_ptr[r], g.adj_ptr[r + 1]):
         nb = g.adj_idx[k]
-        if s.flooded[nb] or s.waiting[nb]:
+        if s.flooded[nb] or _tree_has(s.waiting_tree, nb):
             continue
-        s.waiting[nb] = True
         c = g.region_colour[nb]
         s.link[nb] = s.head[c]
         s.head[c] = nb
@@ -130,7 +133,6 @@ def play_lists(g, s, c):  # type: ignore[no-untyped-def]
     while r >= 0:
         nxt = s.link[r]
         s.flooded[r] = True
-        s.waiting[r] = False
         _tree_remove(s.waiting_tree, s.tree_levels, r)
         taken += 1
         _join_frontier(g, s, r)
@@ -186,7 +188,6 @@ def new_state(graph: RegionGraph, prefix: Sequence[int] = ()) -> FrontierState:
     levels = _tree_levels(n)
     s = FrontierState(
         flooded=np.zeros(n, dtype=np.bool_),
-        waiting=np.zeros(n, dtype=np.bool_),
         head=np.full(n_col, -1, dtype=np.int64),
         link=np.empty(n, dtype=np.int64),
         gain=np.zeros(n_col, dtype=np.int64),
