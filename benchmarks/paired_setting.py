@@ -9,6 +9,10 @@ and unlike ``paired.py`` both sides run the same compiled kernels.
 
     python benchmarks/paired_setting.py ../shared/datasets/floodtest_b19c6n1000_center.txt \\
         --set colorit.solvers.auto.EARLY_HELP_S=1e9 --limit 200
+
+With ``--time-limit`` each solve gets that limit, as a bench's boards do (a solve may
+then run on a solver thread: use ``--clock process``, which counts every thread's CPU,
+to compare a setting of the guard, e.g. ``colorit.solvers.guard.INLINE_LIMIT_S=1e9``).
 """
 
 from __future__ import annotations
@@ -20,6 +24,10 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+
+
+#: What a side's time is measured with.
+CLOCKS = {"thread": time.thread_time, "process": time.process_time, "wall": time.perf_counter}
 
 
 def parse_override(text: str) -> tuple[object, str, float]:
@@ -40,6 +48,9 @@ def main() -> int:
     p.add_argument("--set", dest="overrides", action="append", required=True, metavar="MODULE.NAME=VALUE")
     p.add_argument("--algo", default="auto")
     p.add_argument("--limit", type=int, default=None, help="first N boards")
+    p.add_argument("--time-limit", type=float, default=None, help="seconds per solve (default: none)")
+    p.add_argument("--clock", choices=sorted(CLOCKS), default="thread",
+                   help="CPU of this thread (default), of the whole process, or wall time")
     args = p.parse_args()
     sys.path.insert(0, str(REPO))
     import colorit
@@ -48,7 +59,13 @@ def main() -> int:
     overrides = [parse_override(text) for text in args.overrides]
     defaults = [(module, name, getattr(module, name)) for module, name, _ in overrides]
     boards = read_boards(args.dataset, limit=args.limit)
+    limits = colorit.Limits(time=args.time_limit)
+    clock = CLOCKS[args.clock]
     colorit.solve(boards[0], args.algo)  # kernels loaded before timing
+    if args.time_limit is not None:
+        from colorit.warmup import warm_for
+
+        warm_for(args.algo, boards)  # as a bench does before its clocks start
     cpu = {"default": 0.0, "override": 0.0}
     moves = {"default": 0, "override": 0}
     for i, board in enumerate(boards):
@@ -56,15 +73,15 @@ def main() -> int:
         for side in sides:
             for module, name, value in overrides if side == "override" else defaults:
                 setattr(module, name, type(getattr(module, name))(value))
-            t0 = time.thread_time()
-            sol = colorit.solve(board, args.algo)
-            cpu[side] += time.thread_time() - t0
+            t0 = clock()
+            sol = colorit.solve(board, args.algo, limits)
+            cpu[side] += clock() - t0
             moves[side] += len(sol.moves)
         for module, name, value in defaults:
             setattr(module, name, value)
     name = Path(args.dataset).name
     print(
-        f"{name}: {len(boards)} boards, algo {args.algo}; CPU default {cpu['default']:.2f} s, "
+        f"{name}: {len(boards)} boards, algo {args.algo}, {args.clock} time; default {cpu['default']:.2f} s, "
         f"with {' '.join(args.overrides)} {cpu['override']:.2f} s, default/override "
         f"{cpu['default'] / cpu['override']:.3f}; moves {moves['default']} and {moves['override']}"
     )

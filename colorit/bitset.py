@@ -81,6 +81,17 @@ def padded_width(words: int) -> int:
     return words
 
 
+#: The compiled-width key of the run-time-width kernels (sets wider than every tier).
+RUNTIME_WIDTH = max(WIDTH_TIERS) + 1
+
+
+def compiled_width(words: int) -> int:
+    """Which compiled search kernel sets of ``words`` words run: their tier, or
+    ``RUNTIME_WIDTH`` past the tiers (one kernel for every wider width)."""
+    width = padded_width(words)
+    return width if width in WIDTH_TIERS else RUNTIME_WIDTH
+
+
 def width_shape(words: int) -> tuple[int, ...] | np.ndarray:
     """The ``shape`` argument of the kernels for sets of ``words`` words: a tuple (a
     compile-time width) for a tier, an array (run-time loops) past them."""

@@ -264,7 +264,16 @@ class PaddedGraph(NamedTuple):
 
 
 def padded(graph: RegionGraph) -> PaddedGraph:
-    """``graph`` padded to its search width (needs bitset adjacency: ``adjacency_bits_fit``)."""
+    """``graph`` padded to its search width (needs bitset adjacency: ``adjacency_bits_fit``),
+    made once per graph: the first answer and the search that follows it share it, and
+    none of them writes to its arrays."""
+    kept: PaddedGraph | None = graph.__dict__.get("_padded")
+    if kept is None:
+        kept = graph.__dict__["_padded"] = _padded(graph)
+    return kept
+
+
+def _padded(graph: RegionGraph) -> PaddedGraph:
     from .flood import frontier
 
     words = padded_width(graph.n_words)

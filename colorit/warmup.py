@@ -18,13 +18,14 @@ import argparse
 import time
 from collections.abc import Sequence
 
-from .bitset import WIDTH_TIERS, padded_width
+from .bitset import RUNTIME_WIDTH, WIDTH_TIERS, compiled_width
 from .board import Board
 from .csvio import COMPILED_TEXT_MOVES, moves_text
 from .generate import random_board
 from .graph import RegionGraph
 from .solvers import Control, Limits, astar, beam, dfs, solve, solver_names
 from .solvers import dominance
+from .solvers.guard import mark_warm
 from .solvers.linear import linear_moves
 from .solvers.lookahead import lookahead_moves
 
@@ -34,16 +35,13 @@ SMALL_ROWS = [[1, 2, 0, 0, 3], [0, 1, 1, 0, 3], [2, 2, 0, 1, 1], [0, 3, 0, 1, 2]
 #: The memory limit of a warm-up slice (``OneSlice``).
 WARM_MEMORY = 16 << 20
 
-#: The key of A*'s run-time-width kernel (graphs wider than every tier) in a set of widths.
-RUNTIME_WIDTH = max(WIDTH_TIERS) + 1
 #: The solvers that run A* or beam (and so need their kernels at their boards' widths).
 ASTAR_SOLVERS = ("astar", "auto", "beam")
 
 
 def width_key(graph: RegionGraph) -> int:
     """The compiled A* kernel ``graph`` runs: its width tier, or ``RUNTIME_WIDTH``."""
-    width = padded_width(graph.n_words)
-    return width if width in WIDTH_TIERS else RUNTIME_WIDTH
+    return compiled_width(graph.n_words)
 
 
 def astar_widths(boards: Sequence[Board]) -> frozenset[int]:
@@ -99,10 +97,13 @@ class OneSlice(Control):
         return self.checks > self.allowed
 
 
-def warm_astar(widths: set[int], only_astar: bool = False) -> None:
+def warm_astar(widths: set[int], only_astar: bool = False, algo: str | None = None) -> None:
     """One slice of A*, of its deepening and of a beam level at each of ``widths`` (see
-    ``boards_for_widths``): the searches compiled per width (``only_astar``: A* alone)."""
-    for board in boards_for_widths(widths):
+    ``boards_for_widths``), and A*'s store growing: the searches compiled per width
+    (``only_astar``: A* alone). Given ``algo`` (a solver that runs them), its solves at
+    those widths are recorded as loaded (``guard.mark_warm``)."""
+    boards = boards_for_widths(widths)
+    for board in boards:
         # the linear AI's answer is never optimal on these boards, so the searches run
         graph = RegionGraph.from_board(board)
         astar.search(graph, OneSlice(), linear_moves(graph))
@@ -112,6 +113,15 @@ def warm_astar(widths: set[int], only_astar: bool = False) -> None:
         tight = OneSlice(checks=4, limits=Limits(memory=1 << 20))
         astar.search(graph, tight, linear_moves(graph), store_share=1e-6)
         beam.search(graph, OneSlice(checks=2), linear_moves(graph), max_width=beam.FIRST_WIDTH)
+    if boards and not only_astar:
+        # A*'s store grows only past its first capacity (its kernels take any width)
+        store = astar._Store(WIDTH_TIERS[0], 4, 256, 1 << 20)
+        store.grow_nodes(0)
+        store.grow_table(0)
+        # the index starts only on wider sets and bigger tables than this small grow's
+        dominance.rebuild(store.supersets, store.nodes, 0, store.words)
+        if algo is not None:
+            mark_warm(algo, {width_key(RegionGraph.from_board(board)) for board in boards})
 
 
 def essential() -> float:
@@ -139,11 +149,6 @@ def warmup() -> float:
     # the paths a small board never takes: beam passes run only when the first answer is
     # not known to be optimal, A*'s store grows only past its first capacity
     beam.search(graph, Control(Limits(time=60.0)), linear_moves(graph), max_width=beam.FIRST_WIDTH)
-    store = astar._Store(WIDTH_TIERS[0], 4, 256, 1 << 20)  # the grow kernels take any width
-    store.grow_nodes(0)
-    store.grow_table(0)
-    # the index starts only on wider sets and bigger tables than this small grow's: compile its rebuild here
-    dominance.rebuild(store.supersets, store.nodes, 0, store.words)
     # graphs past bitset adjacency: lookahead and beam on the adjacency lists
     big = RegionGraph.from_board(random_board(60, 60, 6, 2))
     lookahead_moves(big, OneSlice())
@@ -185,7 +190,11 @@ def warm_for(algo: str, boards: Sequence[Board] = ()) -> None:
         big = RegionGraph.from_board(random_board(60, 60, 6, 2))
         lookahead_moves(big, OneSlice())
         beam.search(big, OneSlice(checks=2), linear_moves(big), max_width=1)
-    warm_astar(set(widths_for(name, boards)))
+    if name in ASTAR_SOLVERS:
+        mark_warm(name, ())  # its own kernels; the searches' widths as they load
+        warm_astar(set(widths_for(name, boards)), algo=name)
+    else:
+        mark_warm(name)  # kernels that take any width
 
 
 def _past_bitsets(board: Board) -> bool:

@@ -17,6 +17,7 @@ from colorit.bitset import count, from_bits, to_bits
 from colorit.flood import frontier, play
 from colorit.generate import random_board
 from colorit.graph import adjacency_bits, colour_rows, padded
+from colorit.solvers.lookahead import lookahead_moves
 
 # The board of test_board.py. Regions in reading order of their first cell:
 #   R0 (0,0)=1   R1 (0,1)=2   R2 (0,2),(0,3),(1,3)=0   R3 (1,0)=0   R4 (1,1),(1,2)=1
@@ -230,6 +231,11 @@ def test_adjacency_matches_cells(board: Board) -> None:
     pg = padded(g)
     assert pg.colour_adj.shape == pg.arrays.colour_mask.shape
     assert [from_bits(row) for row in pg.colour_adj] == [from_bits(row) for row in rows]
+    # made once per graph and shared (lookahead and A* use it): no one writes to it
+    assert padded(g) is pg
+    root, root_front = pg.root.copy(), pg.root_front.copy()
+    lookahead_moves(g)
+    assert np.array_equal(pg.root, root) and np.array_equal(pg.root_front, root_front)
 
 
 # -- the game on the graph against flooding cells ---------------------------------------

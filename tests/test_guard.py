@@ -307,3 +307,50 @@ def test_a_warm_solver_stops_by_itself_before_the_guard_steps_in(algo: str) -> N
         get_solver(algo).fn(RegionGraph.from_board(board), control)
         late.append(time.monotonic() - hard_deadline_for(control))
     assert max(late) <= 0, [f"{1000 * t:+.0f} ms" for t in late]
+
+
+# --------------------------------------------------------------------------- warm solves on the caller's thread
+
+
+def test_a_warm_solve_with_a_long_limit_runs_on_the_callers_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where its kernels are loaded (``mark_warm``) and its limit is long, a solve skips
+    the solver thread; otherwise it keeps it (a first compile or a short limit must not
+    hold up the answer)."""
+    monkeypatch.setattr(guard_mod, "_warm", {})
+    threads: list[threading.Thread] = []
+
+    def fn(graph: RegionGraph, control: Control) -> Outcome:
+        threads.append(threading.current_thread())
+        return Outcome(linear_codes(graph), False, 0)
+
+    width = guard_mod.compiled_width(RegionGraph.from_board(BOARD).n_words)
+    long_limit = guard_mod.INLINE_LIMIT_S
+    with registered("test-warm", fn) as spec:
+        cases = [
+            (None, long_limit, False),  # not loaded
+            ((), long_limit, False),  # loaded, but not at this board's width
+            ({width}, long_limit, True),
+            ({width}, long_limit / 2, False),  # a short limit keeps the guard
+            (None, long_limit, True),  # loaded at any width
+        ]
+        for widths, limit, inline in cases:
+            if widths is not None or inline:
+                guard_mod.mark_warm("test-warm", widths)
+            solution = run_guarded(BOARD, spec, Control(Limits(time=limit)))
+            assert (threads[-1] is threading.current_thread()) == inline, (widths, limit)
+            BOARD.check(solution.moves)
+    assert len(threads) == len(cases)
+
+
+def test_mark_warm_adds_widths_and_any_width_stays_any() -> None:
+    saved = dict(guard_mod._warm)
+    try:
+        guard_mod.mark_warm("test-marks", {2})
+        guard_mod.mark_warm("test-marks", [4])
+        assert guard_mod._warm["test-marks"] == {2, 4}
+        guard_mod.mark_warm("test-marks")
+        guard_mod.mark_warm("test-marks", {3})
+        assert guard_mod._warm["test-marks"] is None
+    finally:
+        guard_mod._warm.clear()
+        guard_mod._warm.update(saved)

@@ -72,6 +72,7 @@ def _tune_malloc() -> bool:
 def ensure_warm(algo: str, widths: Iterable[int] = ()) -> None:
     """Load the kernels of ``algo`` and the searches' ``widths`` this worker has not
     loaded yet (and tune its allocator, once)."""
+    from ..solvers import get_solver
     from ..warmup import warm_astar, warm_for
 
     global _malloc_tuned
@@ -83,7 +84,7 @@ def ensure_warm(algo: str, widths: Iterable[int] = ()) -> None:
             _warmed_algos.add(algo)
         need = set(widths) - _warmed_widths  # none unless algo runs A* (warmup.widths_for)
         if need:
-            warm_astar(need)
+            warm_astar(need, algo=get_solver(algo).name)
             _warmed_widths.update(need)
 
 

@@ -73,10 +73,11 @@ def _init_worker(stop_event: Any, algo: str, widths: frozenset[int]) -> None:
     global _w_stop, _w_algo
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _w_stop, _w_algo = stop_event, algo
+    from ..solvers import get_solver
     from ..warmup import warm_astar, warm_for
 
     warm_for(algo)
-    warm_astar(set(widths))
+    warm_astar(set(widths), algo=get_solver(algo).name)
 
     def watch() -> None:
         stop_event.wait()

@@ -19,7 +19,7 @@ from .._jit import kernel
 from ..bitset import count
 from ..bound import BoundScratch, bound_bits, bound_bits_many_colours, elimination_bound
 from ..flood import absorbed_cells, frontier, play
-from ..graph import RegionGraph, adjacency_bits, colour_rows
+from ..graph import RegionGraph, padded
 from .base import Control, Outcome, SliceBudget, register
 
 
@@ -66,21 +66,30 @@ def _lookahead_run(flooded, front, moves, counts, g, adj_bits, colour_adj, scrat
     return count(flooded) >= n
 
 
+#: The list bound's scratch where bitset rows are used instead (the kernel takes one).
+_NO_SCRATCH = BoundScratch(
+    np.zeros(1, np.uint64), np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0, np.int64),
+    np.zeros(1, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.bool_),
+)
+
+
 def lookahead_moves(graph: RegionGraph, control: Control | None = None) -> tuple[list[int], bool]:
     """Lookahead's answer in colour codes, and whether it is lookahead's own to the end
     (False when ``control`` stopped it and ``frontier.finish`` completed it)."""
+    moves = np.empty(graph.n_regions, dtype=np.int32)
+    counts = np.zeros(1, dtype=np.int64)
+    if graph.adjacency_bits_fit:
+        # a whole game in milliseconds: one call, on the rows the exact search that
+        # follows uses too (the list bound's scratch goes unused)
+        pg = padded(graph)
+        _lookahead_run(pg.root.copy(), pg.root_front.copy(), moves, counts, pg.arrays, pg.adj_bits, pg.colour_adj,
+                       _NO_SCRATCH, 1 << 62)
+        return moves[: counts[0]].tolist(), True
     start = graph.initial_state()
     front = np.zeros_like(start)
     frontier(start, graph.adj_ptr, graph.adj_idx, front)
     g = graph.arrays()
     scratch = BoundScratch.for_graph(graph)
-    moves = np.empty(graph.n_regions, dtype=np.int32)
-    counts = np.zeros(1, dtype=np.int64)
-    if graph.adjacency_bits_fit:
-        # a whole game in milliseconds: one call
-        adj_bits = adjacency_bits(graph)
-        _lookahead_run(start, front, moves, counts, g, adj_bits, colour_rows(g.colour_mask, adj_bits), scratch, 1 << 62)
-        return moves[: counts[0]].tolist(), True
     no_bits = np.zeros((0, 1), dtype=np.uint64)
     budget = SliceBudget(first=1, most=1 << 20)
     done = False
