@@ -146,8 +146,8 @@ def warmup() -> float:
     graph = RegionGraph.from_board(random_board(10, 10, 6, 1))
     # dfs's word loops have a run-time length: one slice compiles it for every width
     dfs.search(graph, OneSlice(), linear_moves(graph))
-    # the paths a small board never takes: beam passes run only when the first answer is
-    # not known to be optimal, A*'s store grows only past its first capacity
+    # a path a small board never takes: beam passes run only when the first answer is
+    # not known to be optimal (A*'s store growing is warmed with its widths above)
     beam.search(graph, Control(Limits(time=60.0)), linear_moves(graph), max_width=beam.FIRST_WIDTH)
     # graphs past bitset adjacency: lookahead and beam on the adjacency lists
     big = RegionGraph.from_board(random_board(60, 60, 6, 2))
@@ -173,7 +173,8 @@ if __name__ == "__main__":
 
 def warm_for(algo: str, boards: Sequence[Board] = ()) -> None:
     """Load or compile the kernels ``algo`` needs on ``boards``, before any clock runs:
-    its own on a small board, and A*'s at each width those boards need."""
+    its own on a small board, and A*'s at each width those boards need; record them as
+    loaded (``guard.mark_warm``), so that solves with long limits skip the solver thread."""
     from .solvers import get_solver
 
     name = get_solver(algo).name

@@ -14,7 +14,7 @@ Once a solver's kernels are loaded in this process (``mark_warm``, by the warm-u
 a bench or a command's clock starts), a solve with a long limit (``INLINE_LIMIT_S``) runs
 on the caller's thread instead: it stops itself within a kernel slice (milliseconds) of
 its deadline, far inside the guard's margin, and a bench of quick boards is spared the
-hand-off to the solver thread (about 30 µs a solve, plus the caches it costs: 3-4% of
+hand-off to the solver thread (about 30 µs a solve, plus the caches it costs: 3% of
 pc19's solving).
 
 A board too big for a solver's tables (``GraphTooBig``) or out of memory gets the best
@@ -77,7 +77,6 @@ def _runs_inline(spec: SolverSpec, graph: RegionGraph, control: Control) -> bool
         return False
     widths = _warm[spec.name]
     return widths is None or compiled_width(graph.n_words) in widths
-
 
 
 def build_solution(
