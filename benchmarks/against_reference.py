@@ -21,22 +21,12 @@ import argparse
 import shlex
 import shutil
 import statistics
-import subprocess
 import sys
-import time
 from pathlib import Path
 
+from start_up import run_once  # this folder is the script's first import path
+
 REPO = Path(__file__).resolve().parents[1]
-
-
-def run_once(command: list[str]) -> float:
-    """Wall seconds of one run of ``command``, from this process (start-up included)."""
-    started = time.perf_counter()
-    done = subprocess.run(command, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    took = time.perf_counter() - started
-    if done.returncode != 0:
-        raise SystemExit(f"against_reference: {shlex.join(command)} failed ({done.returncode}): {done.stderr.strip()[-500:]}")
-    return took
 
 
 def main() -> int:
@@ -57,7 +47,7 @@ def main() -> int:
     for r in range(args.rounds):
         order = list(sides) if r % 2 == 0 else list(reversed(sides))
         for name in order:
-            times[name].append(run_once(sides[name]))
+            times[name].append(run_once(sides[name], cwd=REPO))
         print(f"round {r + 1}: reference {times['reference'][-1]:.2f} s, colorit {times['colorit'][-1]:.2f} s, "
               f"colorit / reference {times['colorit'][-1] / times['reference'][-1]:.3f}", flush=True)
     mean = {name: statistics.fmean(t) for name, t in times.items()}

@@ -22,15 +22,17 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 
-def run_once(command: list[str], env: dict[str, str]) -> float:
-    """Wall seconds of one run of ``command`` (a failed run ends the benchmark)."""
+def run_once(command: list[str], env: dict[str, str] | None = None, cwd: str | Path | None = None) -> float:
+    """Wall seconds of one run of ``command``, start-up included (a failed run ends the
+    benchmark, named after the script that runs it)."""
     started = time.perf_counter()
-    done = subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    done = subprocess.run(command, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     took = time.perf_counter() - started
     if done.returncode != 0:
-        raise SystemExit(f"start_up: {' '.join(command)} failed ({done.returncode}): {done.stderr.strip()}")
+        raise SystemExit(f"{Path(sys.argv[0]).stem}: {' '.join(command)} failed ({done.returncode}): {done.stderr.strip()}")
     return took
 
 

@@ -25,7 +25,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._jit import kernel
-from .bitset import ctz
+from .bitset import ctz, n_words
 from .graph import RegionGraph
 
 # counts fields
@@ -60,7 +60,7 @@ def _tree_levels(n_regions: int) -> np.ndarray:
     one count-trailing-zeros per level (four for a million regions), where a binary heap
     took twenty sift steps, each a likely cache miss."""
     starts = [0]
-    words = max(1, (n_regions + 63) >> 6)
+    words = n_words(n_regions)
     while True:
         starts.append(starts[-1] + words)
         if words == 1:

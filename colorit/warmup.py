@@ -102,10 +102,11 @@ def warm_astar(widths: set[int], only_astar: bool = False, algo: str | None = No
     ``boards_for_widths``), and A*'s store growing: the searches compiled per width
     (``only_astar``: A* alone). Given ``algo`` (a solver that runs them), its solves at
     those widths are recorded as loaded (``guard.mark_warm``)."""
-    boards = boards_for_widths(widths)
-    for board in boards:
+    loaded = set()
+    for board in boards_for_widths(widths):
         # the linear AI's answer is never optimal on these boards, so the searches run
         graph = RegionGraph.from_board(board)
+        loaded.add(width_key(graph))
         astar.search(graph, OneSlice(), linear_moves(graph))
         if only_astar:
             continue
@@ -113,7 +114,7 @@ def warm_astar(widths: set[int], only_astar: bool = False, algo: str | None = No
         tight = OneSlice(checks=4, limits=Limits(memory=1 << 20))
         astar.search(graph, tight, linear_moves(graph), store_share=1e-6)
         beam.search(graph, OneSlice(checks=2), linear_moves(graph), max_width=beam.FIRST_WIDTH)
-    if boards and not only_astar:
+    if loaded and not only_astar:
         # A*'s store grows only past its first capacity (its kernels take any width)
         store = astar._Store(WIDTH_TIERS[0], 4, 256, 1 << 20)
         store.grow_nodes(0)
@@ -121,7 +122,7 @@ def warm_astar(widths: set[int], only_astar: bool = False, algo: str | None = No
         # the index starts only on wider sets and bigger tables than this small grow's
         dominance.rebuild(store.supersets, store.nodes, 0, store.words)
         if algo is not None:
-            mark_warm(algo, {width_key(RegionGraph.from_board(board)) for board in boards})
+            mark_warm(algo, loaded)
 
 
 def essential() -> float:
