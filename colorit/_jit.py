@@ -5,6 +5,7 @@ imports of numba's own modules and of ``numpy.ma`` (``load_from_cache_lean``).""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import struct
 import sys
@@ -63,7 +64,9 @@ def load_from_cache_lean() -> bool:
     refresh in a process imports and registers every lowering numba has (linear algebra,
     random numbers, typed containers, ...): about 0.3 s of each command's start, of which
     a kernel compiled already needs nothing. What its object code does need is numba's
-    runtime (``NRT_*``: array allocation), which is initialised here; its other symbols
+    runtime (``NRT_*``: array allocation), which is initialised here, its functions
+    loaded from beside the kernels when compiled there before (``initialize_runtime``);
+    its other symbols
     (the C API, numba's helpers, libm) are resolved at numba's import. On a cache miss
     the registries are loaded for the compile that follows; a load that fails is left to
     numba's own loader. A cached library's bitcode is parsed only if a later compile
@@ -89,7 +92,7 @@ def load_from_cache_lean() -> bool:
     numba_load = cache.load_overload
 
     def load_overload(self, sig, target_context):  # type: ignore[no-untyped-def]
-        rtsys.initialize(target_context)
+        initialize_runtime(target_context, getattr(self, "_cache_path", None))
         data = None
         try:
             with self._guard_against_spurious_io_errors():
@@ -106,6 +109,92 @@ def load_from_cache_lean() -> bool:
     _environments_without_imports()
     _array_types_without_masked_arrays()
     return True
+
+
+#: numba's runtime functions compiled for this CPU, kept beside the kernels' caches.
+RUNTIME_CACHE_PREFIX = "colorit-nrt-"
+#: How this process's runtime functions came (``initialize_runtime``); "" until then.
+runtime_source = ""
+
+
+def runtime_cache_file(target_context, cache_dir: str) -> str:  # type: ignore[no-untyped-def]
+    """Where ``initialize_runtime`` keeps numba's runtime functions: one file per numba
+    and llvmlite version and per CPU (the codegen's triple, CPU name and features)."""
+    import hashlib
+
+    import llvmlite
+
+    key = repr((numba.__version__, llvmlite.__version__, target_context.codegen().magic_tuple()))
+    return os.path.join(cache_dir, RUNTIME_CACHE_PREFIX + hashlib.sha256(key.encode()).hexdigest()[:16] + ".pkl")
+
+
+def initialize_runtime(target_context, cache_dir: str | None) -> str:  # type: ignore[no-untyped-def]
+    """Initialise numba's runtime (``rtsys.initialize``) with its LLVM functions (reference
+    counts, a MemInfo's data) loaded from ``cache_dir`` when compiled there before.
+
+    numba compiles those few functions with LLVM in every process that loads a kernel,
+    about 30 ms of each start; their object code depends only on numba, llvmlite and the
+    CPU, so it is kept once per such key (written whole, by rename) and linked like a
+    cached kernel. Without a cache directory, with numba's allocation statistics on, or
+    when anything about the file fails, numba compiles them itself. Returns how:
+    ``"cached"``, ``"compiled"`` (and kept) or ``"numba"`` (or ``""`` when done already)."""
+    from numba.core import config
+    from numba.core.compiler_lock import global_compiler_lock
+    from numba.core.runtime import rtsys
+
+    global runtime_source
+    with global_compiler_lock:  # as rtsys.initialize
+        if rtsys._init:
+            return ""
+        if cache_dir is None or config.NRT_STATS:
+            rtsys.initialize(target_context)
+            runtime_source = "numba"
+        else:
+            runtime_source = _runtime_from_cache(target_context, cache_dir)
+        return runtime_source
+
+
+def _runtime_from_cache(target_context, cache_dir: str) -> str:  # type: ignore[no-untyped-def]
+    import pickle
+
+    from llvmlite import binding as ll
+    from numba.core.runtime import _nrt_python, nrtdynmod, rtsys
+
+    try:
+        path = runtime_cache_file(target_context, cache_dir)
+        codegen = target_context.codegen()
+        # the C helpers the runtime's functions call, registered as numba registers them
+        for py_name, address in _nrt_python.c_helpers.items():
+            ll.add_symbol(py_name if py_name.startswith("_") else "NRT_" + py_name, address)
+    except Exception:  # noqa: BLE001 (a numba of another shape: its own way)
+        rtsys.initialize(target_context)
+        return "numba"
+    try:
+        with open(path, "rb") as f:
+            rtsys._library = codegen.unserialize_library(pickle.load(f))
+        rtsys._init = True
+        return "cached"
+    except Exception:  # noqa: BLE001,S110 (none kept yet, or one this cannot read: compiled again below)
+        pass
+    try:
+        module, library = nrtdynmod.create_nrt_module(target_context)
+        library.enable_object_caching()
+        library.add_ir_module(module)
+        library.finalize()
+        rtsys._library = library
+        rtsys._init = True
+    except Exception:  # noqa: BLE001
+        rtsys.initialize(target_context)
+        return "numba"
+    temp = f"{path}.{os.getpid()}.tmp"
+    try:
+        with open(temp, "wb") as f:
+            pickle.dump(library.serialize_using_object_code(), f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(temp, path)
+    except OSError:  # a read-only cache: compiled, not kept
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+    return "compiled"
 
 
 def defined_symbols(object_code: bytes) -> set[str] | None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from colorit._jit import FULL_LOAD_ENV, defined_symbols, kernel, load_from_cache_lean, prefetch
+from colorit._jit import FULL_LOAD_ENV, RUNTIME_CACHE_PREFIX, defined_symbols, kernel, load_from_cache_lean, prefetch
 
 
 @kernel
@@ -200,3 +200,49 @@ def test_the_lean_loader_is_installed_once() -> None:
     loader = caching.Cache.load_overload
     assert load_from_cache_lean() is True
     assert caching.Cache.load_overload is loader
+
+
+# --- numba's runtime functions kept beside the kernels (``initialize_runtime``)
+
+_RUN_RUNTIME = """
+import numpy as np
+import colorit._jit as jit
+import lean_probe
+print(lean_probe.weighted(np.arange(3), np.arange(3)).tolist())
+print(jit.runtime_source)
+"""
+
+
+def _run_runtime(tmp_path: Path, **env: str) -> list[str]:
+    """(a kernel's result, how the runtime's functions came) in a new process."""
+    done = subprocess.run([sys.executable, "-c", _RUN_RUNTIME], capture_output=True, text=True,
+                          env=_probe_env(tmp_path, **env), timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
+def test_numbas_runtime_functions_are_compiled_once_then_loaded_from_beside_the_kernels(tmp_path: Path) -> None:
+    (tmp_path / "lean_probe.py").write_text(_KERNEL_SOURCE)
+    assert _run_runtime(tmp_path) == ["[0, 1, 4]", "compiled"]
+    kept = list((tmp_path / "cache").rglob(RUNTIME_CACHE_PREFIX + "*.pkl"))
+    assert len(kept) == 1
+    assert not list((tmp_path / "cache").rglob("*.tmp"))
+    # a kernel that allocates (reference counts: the runtime's functions) runs on them
+    assert _run_runtime(tmp_path) == ["[0, 1, 4]", "cached"]
+    # a file it cannot read is compiled again and replaced
+    kept[0].write_bytes(b"not a pickle")
+    assert _run_runtime(tmp_path) == ["[0, 1, 4]", "compiled"]
+    assert _run_runtime(tmp_path) == ["[0, 1, 4]", "cached"]
+    # numba's own loader initialises its runtime itself
+    assert _run_runtime(tmp_path, **{FULL_LOAD_ENV: "1"}) == ["[0, 1, 4]", ""]
+
+
+def test_a_kernel_compiled_on_runtime_functions_loaded_from_the_cache_links_them(tmp_path: Path) -> None:
+    (tmp_path / "lean_probe.py").write_text(_KERNEL_SOURCE)
+    assert _run_runtime(tmp_path)[1] == "compiled"
+    (tmp_path / "lean_caller.py").write_text(_CALLER_SOURCE)
+    run = _RUN_CALLER + "import colorit._jit as jit\nprint(jit.runtime_source)\n"
+    done = subprocess.run([sys.executable, "-c", run], capture_output=True, text=True, env=_probe_env(tmp_path),
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["[0,", "1,", "4]", "40", "cached"]
