@@ -65,12 +65,11 @@ def load_from_cache_lean() -> bool:
     random numbers, typed containers, ...): about 0.3 s of each command's start, of which
     a kernel compiled already needs nothing. What its object code does need is numba's
     runtime (``NRT_*``: array allocation), which is initialised here, its functions
-    loaded from beside the kernels when compiled there before (``initialize_runtime``);
-    its other symbols
-    (the C API, numba's helpers, libm) are resolved at numba's import. On a cache miss
-    the registries are loaded for the compile that follows; a load that fails is left to
-    numba's own loader. A cached library's bitcode is parsed only if a later compile
-    links it (``_unserialize_without_bitcode``); numba modules named by a kernel's
+    loaded from beside the kernels once compiled there (``initialize_runtime``); its
+    other symbols (the C API, numba's helpers, libm) are resolved at numba's import. On a
+    cache miss the registries are loaded for the compile that follows; a load that fails
+    is left to numba's own loader. A cached library's bitcode is parsed only if a later
+    compile links it (``_unserialize_without_bitcode``); numba modules named by a kernel's
     environment and ``numpy.ma`` are not imported for loading or calling it
     (``_environments_without_imports``, ``_array_types_without_masked_arrays``).
     Installed only where numba's loader has the shape this was written for, and not when
@@ -155,6 +154,8 @@ def initialize_runtime(target_context, cache_dir: str | None) -> str:  # type: i
 
 
 def _runtime_from_cache(target_context, cache_dir: str) -> str:  # type: ignore[no-untyped-def]
+    """``initialize_runtime``'s work under the compiler lock: the kept file linked, or
+    the functions compiled with their object code kept, or numba's own way."""
     import pickle
 
     from llvmlite import binding as ll
@@ -191,7 +192,7 @@ def _runtime_from_cache(target_context, cache_dir: str) -> str:  # type: ignore[
         with open(temp, "wb") as f:
             pickle.dump(library.serialize_using_object_code(), f, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(temp, path)
-    except OSError:  # a read-only cache: compiled, not kept
+    except Exception:  # noqa: BLE001 (a read-only cache, a full disk: compiled, not kept)
         with contextlib.suppress(OSError):
             os.unlink(temp)
     return "compiled"
