@@ -142,6 +142,27 @@ def _replay_cells(codes, n_colours, start_r, start_c, moves):  # type: ignore[no
     return grid, joined
 
 
+@kernel
+def _replay_check(codes, n_colours, start_r, start_c, moves):  # type: ignore[no-untyped-def]
+    """What checking an answer needs, in one call (every answer is checked before it is
+    written or served): the index of the first move that is not a colour code of the
+    board (-1 if none; then nothing is played), and the number of colours left after
+    playing them all."""
+    for i in range(moves.shape[0]):
+        if moves[i] < 0 or moves[i] >= n_colours:
+            return i, 0
+    grid, _ = _replay_cells(codes, n_colours, start_r, start_c, moves)
+    seen = np.zeros(n_colours, dtype=np.bool_)
+    left = 0
+    for r in range(grid.shape[0]):
+        for c in range(grid.shape[1]):
+            k = grid[r, c]
+            if not seen[k]:
+                seen[k] = True
+                left += 1
+    return -1, left
+
+
 def _palette_and_codes(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The sorted colour ids and each cell's rank among them, as ``np.unique`` gives
     them; by counting instead of sorting where the ids span a range no wider than the
@@ -271,12 +292,10 @@ class Board:
     def check_codes(self, codes: np.ndarray) -> None:
         """``check`` for moves given as colour codes (what the solvers answer in)."""
         codes = np.asarray(codes, dtype=np.int32)
-        bad = np.flatnonzero((codes < 0) | (codes >= self.n_colours))
-        if bad.size:
-            i = int(bad[0])
-            raise SolutionError(f"move {i + 1}: colour code {int(codes[i])} is not one of the board's {self.n_colours} colours")
-        grid, _ = _replay_cells(self.codes, self.n_colours, self.start[0], self.start[1], codes)
-        left = int(np.count_nonzero(np.bincount(grid.ravel(), minlength=self.n_colours)))
+        n_colours = self.n_colours
+        bad, left = _replay_check(self.codes, n_colours, self.start[0], self.start[1], codes)
+        if bad >= 0:
+            raise SolutionError(f"move {bad + 1}: colour code {int(codes[bad])} is not one of the board's {n_colours} colours")
         if left != 1:
             raise SolutionError(f"after {len(codes)} moves the board still has {left} colours")
 

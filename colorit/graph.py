@@ -20,7 +20,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._jit import kernel
-from .bitset import ctz, n_words, pad_words, padded_width, width_shape
+from .bitset import ctz, n_words, padded_width, width_shape
 from .board import Board
 from .errors import ColoritError
 
@@ -274,13 +274,36 @@ def padded(graph: RegionGraph) -> PaddedGraph:
 
 
 def _padded(graph: RegionGraph) -> PaddedGraph:
-    from .flood import frontier
-
     words = padded_width(graph.n_words)
-    colour_mask = pad_words(graph.colour_mask, words)
+    colour_mask, adj_bits, colour_adj, root, root_front = _padded_sets(
+        graph.region_colour, graph.adj_ptr, graph.adj_idx, graph.n_colours, graph.start_region, words)
     arrays = GraphArrays(colour_mask, graph.region_colour, graph.region_size, graph.adj_ptr, graph.adj_idx)
-    root = pad_words(graph.initial_state(), words)
-    root_front = np.zeros_like(root)
-    frontier(root, graph.adj_ptr, graph.adj_idx, root_front)
-    adj_bits = pad_words(adjacency_bits(graph), words)
-    return PaddedGraph(arrays, adj_bits, colour_rows(colour_mask, adj_bits), root, root_front, width_shape(words))
+    return PaddedGraph(arrays, adj_bits, colour_adj, root, root_front, width_shape(words))
+
+
+@kernel
+def _padded_sets(region_colour, adj_ptr, adj_idx, n_colours, start_region, words):  # type: ignore[no-untyped-def]
+    """``PaddedGraph``'s sets, ``words`` words wide, in one pass over the adjacency lists
+    (a bench makes one per board): each colour's regions, each region's neighbours, each
+    colour's regions' neighbours together (``colour_rows``), the start region and its
+    neighbours (its frontier)."""
+    n = region_colour.shape[0]
+    colour_mask = np.zeros((n_colours, words), dtype=np.uint64)
+    adj_bits = np.zeros((n, words), dtype=np.uint64)
+    colour_adj = np.zeros((n_colours, words), dtype=np.uint64)
+    root = np.zeros(words, dtype=np.uint64)
+    root_front = np.zeros(words, dtype=np.uint64)
+    for r in range(n):
+        c = region_colour[r]
+        colour_mask[c, r >> 6] |= np.uint64(1) << np.uint64(r & 63)
+        for k in range(adj_ptr[r], adj_ptr[r + 1]):
+            nb = adj_idx[k]
+            bit = np.uint64(1) << np.uint64(nb & 63)
+            adj_bits[r, nb >> 6] |= bit
+            colour_adj[c, nb >> 6] |= bit
+            if r == start_region:
+                root_front[nb >> 6] |= bit
+    root[start_region >> 6] = np.uint64(1) << np.uint64(start_region & 63)
+    return colour_mask, adj_bits, colour_adj, root, root_front
+
+

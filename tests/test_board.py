@@ -1,11 +1,16 @@
 """The board model: construction, colour codes, start cells and the cell-by-cell replay
-that checks every answer, against examples worked out by hand."""
+that checks every answer, against examples worked out by hand and against flooding the
+cells one by one (``naive``)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+import naive
+from boardgen import STABLE, boards
 from colorit import Board, BoardFormatError, SolutionError
 from colorit.board import parse_start
 
@@ -174,3 +179,22 @@ def test_palette_and_codes_are_numpys_unique(cells: np.ndarray) -> None:
     assert board.palette.tolist() == palette.tolist()
     assert board.codes.tolist() == codes.reshape(cells.shape).tolist()
     assert board.codes.dtype == np.int32
+
+
+@STABLE
+@given(boards(), st.lists(st.integers(-1, 10), max_size=12))
+def test_checking_codes_agrees_with_flooding_the_cells(board: Board, codes: list[int]) -> None:
+    """``check_codes`` (one kernel: the codes' range, the replay, the colours left) against
+    the codes checked here and the board flooded cell by cell (``naive.play_all``)."""
+    bad = next((i for i, k in enumerate(codes) if not 0 <= k < board.n_colours), None)
+    if bad is not None:
+        with pytest.raises(SolutionError, match=f"^move {bad + 1}: colour code {codes[bad]} is not one of the board's "):
+            board.check_codes(np.array(codes, dtype=np.int32))
+        return
+    grid = naive.play_all(board.codes.tolist(), codes, board.start)
+    left = len({k for row in grid for k in row})
+    if left == 1:
+        board.check_codes(np.array(codes, dtype=np.int32))
+    else:
+        with pytest.raises(SolutionError, match=f"^after {len(codes)} moves the board still has {left} colours$"):
+            board.check_codes(np.array(codes, dtype=np.int32))

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import naive
 from boardgen import STABLE
 from colorit import Board, RegionGraph
-from colorit.bitset import count, from_bits, to_bits
+from colorit.bitset import count, from_bits, padded_width, to_bits
 from colorit.flood import frontier, play
 from colorit.generate import random_board
 from colorit.graph import adjacency_bits, colour_rows, padded
@@ -231,6 +231,14 @@ def test_adjacency_matches_cells(board: Board) -> None:
     pg = padded(g)
     assert pg.colour_adj.shape == pg.arrays.colour_mask.shape
     assert [from_bits(row) for row in pg.colour_adj] == [from_bits(row) for row in rows]
+    # the padded sets are the graph's own, widened with zero words to the search width
+    words = padded_width(g.n_words)
+    for own, wide in ((g.colour_mask, pg.arrays.colour_mask), (bits, pg.adj_bits), (rows, pg.colour_adj)):
+        assert wide.shape == (own.shape[0], words) and wide.dtype == np.uint64
+        assert np.array_equal(wide[:, : own.shape[1]], own) and not wide[:, own.shape[1] :].any()
+    assert pg.root.shape == pg.root_front.shape == (words,)
+    assert from_bits(pg.root) == [g.start_region]
+    assert from_bits(pg.root_front) == lists[g.start_region]
     # made once per graph and shared (lookahead and A* use it): no one writes to it
     assert padded(g) is pg
     root, root_front = pg.root.copy(), pg.root_front.copy()
@@ -300,3 +308,21 @@ def test_play_by_hand() -> None:
     frontier(flooded, g.adj_ptr, g.adj_idx, front)
     assert play(flooded, front, g.colour_mask, 1, g.adj_ptr, g.adj_idx) == 0
     assert from_bits(flooded) == [0] and from_bits(front) == [1, 3]
+
+
+def test_padded_sets_at_every_width() -> None:
+    """The padded sets of graphs of one word to past the compiled tiers, against the
+    graph's own sets widened with zeros."""
+    for side, seed in ((5, 1), (12, 2), (20, 3), (28, 4), (45, 5)):
+        g = RegionGraph.from_board(random_board(side, side, 6, seed))
+        pg = padded(g)
+        words = padded_width(g.n_words)
+        bits = adjacency_bits(g)
+        for own, wide in ((g.colour_mask, pg.arrays.colour_mask), (bits, pg.adj_bits),
+                          (colour_rows(g.colour_mask, bits), pg.colour_adj)):
+            assert wide.shape == (own.shape[0], words)
+            assert np.array_equal(wide[:, : own.shape[1]], own) and not wide[:, own.shape[1] :].any()
+        front = np.zeros_like(g.initial_state())
+        frontier(g.initial_state(), g.adj_ptr, g.adj_idx, front)
+        assert np.array_equal(pg.root[: g.n_words], g.initial_state()) and not pg.root[g.n_words :].any()
+        assert np.array_equal(pg.root_front[: g.n_words], front) and not pg.root_front[g.n_words :].any()
