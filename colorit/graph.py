@@ -292,7 +292,6 @@ def _padded_sets(region_colour, adj_ptr, adj_idx, n_colours, start_region, words
     adj_bits = np.zeros((n, words), dtype=np.uint64)
     colour_adj = np.zeros((n_colours, words), dtype=np.uint64)
     root = np.zeros(words, dtype=np.uint64)
-    root_front = np.zeros(words, dtype=np.uint64)
     for r in range(n):
         c = region_colour[r]
         colour_mask[c, r >> 6] |= np.uint64(1) << np.uint64(r & 63)
@@ -301,9 +300,8 @@ def _padded_sets(region_colour, adj_ptr, adj_idx, n_colours, start_region, words
             bit = np.uint64(1) << np.uint64(nb & 63)
             adj_bits[r, nb >> 6] |= bit
             colour_adj[c, nb >> 6] |= bit
-            if r == start_region:
-                root_front[nb >> 6] |= bit
     root[start_region >> 6] = np.uint64(1) << np.uint64(start_region & 63)
+    root_front = adj_bits[start_region].copy()  # the start region alone is flooded
     return colour_mask, adj_bits, colour_adj, root, root_front
 
 
