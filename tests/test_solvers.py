@@ -263,12 +263,36 @@ def test_astar_defers_while_young_by_default() -> None:
     from colorit.solvers.linear import linear_moves
 
     assert astar.DEFER_BELOW_NODES > 0
-    graph = RegionGraph.from_board(random_board(12, 12, 8, seed=3))
+    graph = RegionGraph.from_board(random_board(14, 14, 8, seed=3))
+    assert graph.n_colours * graph.n_regions > astar.DEFER_ALL_SIZE  # not deferred throughout
     plain = astar.search(graph, Control(Limits()), linear_moves(graph), defer_below=0)
     young = astar.search(graph, Control(Limits()), linear_moves(graph))
     assert plain.proven_optimal and young.proven_optimal
     assert len(plain.codes) == len(young.codes)
     assert plain.states != young.states
+
+
+def test_astar_defers_every_child_on_small_graphs_by_default() -> None:
+    """On a graph of at most ``DEFER_ALL_SIZE`` colours x regions the default search
+    defers children above the level from the first node, as ``defer_after=0`` does; on
+    a bigger one only past ``DEFER_AFTER_NODES``. Each pair expands the same nodes (the
+    search is deterministic), and the small board's two settings differ, so the pairs
+    say which rule ran."""
+    from colorit.solvers import astar
+    from colorit.solvers.linear import linear_moves
+
+    small = RegionGraph.from_board(random_board(12, 12, 8, seed=1))
+    big = RegionGraph.from_board(random_board(14, 14, 8, seed=3))
+    assert small.n_colours * small.n_regions <= astar.DEFER_ALL_SIZE < big.n_colours * big.n_regions
+
+    def states(graph: RegionGraph, **defer: int) -> tuple[int, int]:
+        out = astar.search(graph, Control(Limits()), linear_moves(graph), **defer)
+        assert out.proven_optimal
+        return out.states, len(out.codes)
+
+    assert states(small) == states(small, defer_after=0)
+    assert states(small, defer_after=astar.DEFER_AFTER_NODES) != states(small)
+    assert states(big) == states(big, defer_after=astar.DEFER_AFTER_NODES)
 
 
 @settings(STABLE, max_examples=150)
