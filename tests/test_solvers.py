@@ -264,7 +264,7 @@ def test_astar_defers_while_young_by_default() -> None:
 
     assert astar.DEFER_BELOW_NODES > 0
     graph = RegionGraph.from_board(random_board(14, 14, 8, seed=3))
-    assert graph.n_colours * graph.n_regions > astar.DEFER_ALL_SIZE  # not deferred throughout
+    assert graph.n_colours * graph.n_regions > astar.SMALL_GRAPH_SIZE  # not deferred throughout
     plain = astar.search(graph, Control(Limits()), linear_moves(graph), defer_below=0)
     young = astar.search(graph, Control(Limits()), linear_moves(graph))
     assert plain.proven_optimal and young.proven_optimal
@@ -273,7 +273,7 @@ def test_astar_defers_while_young_by_default() -> None:
 
 
 def test_astar_defers_every_child_on_small_graphs_by_default() -> None:
-    """On a graph of at most ``DEFER_ALL_SIZE`` colours x regions the default search
+    """On a graph of at most ``SMALL_GRAPH_SIZE`` colours x regions the default search
     defers children above the level from the first node, as ``defer_after=0`` does; on
     a bigger one only past ``DEFER_AFTER_NODES``. Each pair expands the same nodes (the
     search is deterministic), and the small board's two settings differ, so the pairs
@@ -283,7 +283,7 @@ def test_astar_defers_every_child_on_small_graphs_by_default() -> None:
 
     small = RegionGraph.from_board(random_board(12, 12, 8, seed=1))
     big = RegionGraph.from_board(random_board(14, 14, 8, seed=3))
-    assert small.n_colours * small.n_regions <= astar.DEFER_ALL_SIZE < big.n_colours * big.n_regions
+    assert small.n_colours * small.n_regions <= astar.SMALL_GRAPH_SIZE < big.n_colours * big.n_regions
 
     def states(graph: RegionGraph, **defer: int) -> tuple[int, int]:
         out = astar.search(graph, Control(Limits()), linear_moves(graph), **defer)
@@ -293,6 +293,28 @@ def test_astar_defers_every_child_on_small_graphs_by_default() -> None:
     assert states(small) == states(small, defer_after=0)
     assert states(small, defer_after=astar.DEFER_AFTER_NODES) != states(small)
     assert states(big) == states(big, defer_after=astar.DEFER_AFTER_NODES)
+
+
+def test_astar_first_slice_is_longer_on_small_graphs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A small graph's search starts with a slice of ``SMALL_FIRST_SLICE`` nodes (most of
+    them end within it), a bigger graph's with the budget's default, which adapts to a
+    node's cost from there."""
+    from colorit.solvers import astar
+    from colorit.solvers.base import SliceBudget
+    from colorit.solvers.linear import linear_moves
+
+    firsts: list[int] = []
+
+    class Recorded(SliceBudget):
+        def __init__(self, **kw: int) -> None:
+            super().__init__(**kw)
+            firsts.append(self.budget)
+
+    monkeypatch.setattr(astar, "SliceBudget", Recorded)
+    for graph in (RegionGraph.from_board(random_board(12, 12, 8, seed=1)), RegionGraph.from_board(random_board(14, 14, 8, seed=3))):
+        assert astar.search(graph, Control(Limits()), linear_moves(graph)).proven_optimal
+    assert firsts == [astar.SMALL_FIRST_SLICE, SliceBudget().budget]
+    assert astar.SMALL_FIRST_SLICE > SliceBudget().budget
 
 
 @settings(STABLE, max_examples=150)
@@ -309,7 +331,7 @@ def test_astar_dives_for_a_shorter_answer_and_stays_exact(board: Board) -> None:
     graph = RegionGraph.from_board(board)
     saved = astar.DIVE_AFTER, astar.DIVE_LEAST, astar.SliceBudget
     astar.DIVE_AFTER, astar.DIVE_LEAST = 0, 1
-    astar.SliceBudget = lambda: SliceBudget(first=1, most=1)  # type: ignore[assignment,misc]
+    astar.SliceBudget = lambda **_: SliceBudget(first=1, most=1)  # type: ignore[assignment,misc]
     try:
         out = astar.search(graph, Control(Limits()), linear_moves(graph))
     finally:

@@ -32,7 +32,7 @@ and spares the lookups of children that are mostly never made again. A search's 
 ``DEFER_BELOW_NODES`` stored nodes are expanded that way too (on graphs of up to 16
 colours): its answer is then still loose (lookahead's is a few moves long), and what it
 would store a level up is mostly never expanded. On small graphs (colours x regions up
-to ``DEFER_ALL_SIZE``) the whole search is expanded that way: it is young to the end.
+to ``SMALL_GRAPH_SIZE``) the whole search is expanded that way: it is young to the end.
 
 When the search reaches a level two or more below its answer, it first dives: it expands
 the deepest open nodes of the answer's last level for a share of the work done so far.
@@ -78,15 +78,21 @@ DEFER_AFTER_NODES = 1 << 20
 #: colour limit). At 1,024 pc19 gained 6% but b18c6 lost 2-3% (docs/benchmarks.md).
 DEFER_BELOW_NODES = 512
 DEFER_BELOW_COLOURS = 16
-#: On graphs of at most this many colours x regions, children above the current level
-#: are deferred from the first node. Their searches take a few milliseconds and end
-#: within a level or two of where they start, so most of those children are never
-#: expanded: pc19 (14x14, 6 colours) 1.064-1.079 times faster, random boards of 10x10
-#: to 15x15 with 6 to 10 colours 1.05-1.07, tiny searches the same. Past it, searches
-#: grow long and every level's children are needed: deferring them all made b14c8,
-#: b12c12 and floodtest 0.86-0.90 times as fast, and any threshold on the search's own
-#: size lost too (docs/benchmarks.md).
-DEFER_ALL_SIZE = 1000
+#: Graphs of at most this many colours x regions are small: A* proves them in a few
+#: milliseconds (pc19's 14x14 boards of 6 colours lie at 690-942, every other community
+#: set above 1000). Their searches end within a level or two of where they start, so
+#: children above the current level are deferred from the first node (most are never
+#: expanded): pc19 1.064-1.079 times faster, random boards of 10x10 to 15x15 with 6 to
+#: 10 colours 1.05-1.07, tiny searches the same. Past it, searches grow long and every
+#: level's children are needed: deferring them all made b14c8, b12c12 and floodtest
+#: 0.86-0.90 times as fast, and any threshold on the search's own size lost too. A
+#: small graph's search also starts with a slice of ``SMALL_FIRST_SLICE`` nodes
+#: (docs/benchmarks.md).
+SMALL_GRAPH_SIZE = 1000
+#: A small graph's first kernel slice, in nodes (64 elsewhere, where the cost of a node
+#: is not known yet): most of its searches end within it, and each slice is a kernel
+#: call of about 10 µs.
+SMALL_FIRST_SLICE = 2048
 #: Seconds to grow a store array, per byte of the new array, and to re-insert a node into
 #: a grown table (measured: 0.4 ns and 150 ns; doubled): a grow that would run past the
 #: deadline is not started.
@@ -516,6 +522,11 @@ class _Helpers:
         return best, proven or len(best) <= lower
 
 
+def is_small(graph: RegionGraph) -> bool:
+    """Whether A* proves ``graph`` in milliseconds (``SMALL_GRAPH_SIZE``)."""
+    return graph.n_colours * graph.n_regions <= SMALL_GRAPH_SIZE
+
+
 def search(
     graph: RegionGraph,
     control: Control,
@@ -535,7 +546,7 @@ def search(
     goes on by iterative deepening from the open nodes (``deepening``), in the memory it
     has; with ``deepen=False`` it stops there instead (``stopped == "memory"``).
     ``defer_after`` and ``defer_below`` (stored nodes; by default from the graph's size,
-    ``DEFER_ALL_SIZE``) and ``store_share`` (of the cap, for the store) are for tests and
+    ``is_small``) and ``store_share`` (of the cap, for the store) are for tests and
     the warm-up."""
     best = list(incumbent)
     pg = padded(graph)
@@ -563,14 +574,14 @@ def search(
         st.heads[root_bound, 0] = 0
         st.hi[root_bound] = 0
         if defer_after is None:
-            defer_after = 0 if graph.n_colours * graph.n_regions <= DEFER_ALL_SIZE else DEFER_AFTER_NODES
+            defer_after = 0 if is_small(graph) else DEFER_AFTER_NODES
         defer = defer_after
         if defer_below is None:
             defer_below = DEFER_BELOW_NODES if graph.n_colours <= DEFER_BELOW_COLOURS else 0
         ctr = np.array([1, root_bound, ub, -1, 0, 0, 1, 0, defer, 0, defer_below], dtype=np.int64)
         absorbs = np.zeros(graph.n_colours, np.bool_)
         stopped = ""
-        budget = SliceBudget()
+        budget = SliceBudget(first=SMALL_FIRST_SLICE) if is_small(graph) else SliceBudget()
         dived = (-1, -1)
         while True:
             if control.should_stop():
