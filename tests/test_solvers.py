@@ -295,6 +295,26 @@ def test_astar_defers_every_child_on_small_graphs_by_default() -> None:
     assert states(big) == states(big, defer_after=astar.DEFER_AFTER_NODES)
 
 
+def test_astar_plants_the_root_as_node_zero() -> None:
+    """The root is node 0, with no parent and no moves, and the seen table finds it
+    (under the hash the search's kernel gives the same set at its compiled width)."""
+    from colorit.bitset import hash_words
+    from colorit.graph import padded
+    from colorit.solvers import astar
+    from colorit.solvers.seen import table_find
+
+    pg = padded(RegionGraph.from_board(random_board(9, 9, 5, seed=2)))
+    words = len(pg.root)
+    st = astar._Store(words, ub=12, capacity=64, index_bytes=1 << 16)
+    astar._plant_root(st.nodes, st.table, pg.root)
+    assert st.nodes[0, :words].tolist() == pg.root.tolist()
+    assert st.path_to(0) == []
+    assert table_find(st.table, st.nodes, pg.root, hash_words(pg.root, pg.shape), pg.shape) == 0
+    other = pg.root.copy()
+    other[0] ^= np.uint64(2)
+    assert table_find(st.table, st.nodes, other, hash_words(other, pg.shape), pg.shape) < 0
+
+
 def test_astar_first_slice_is_longer_on_small_graphs(monkeypatch: pytest.MonkeyPatch) -> None:
     """A small graph's search starts with a slice of ``SMALL_FIRST_SLICE`` nodes (most of
     them end within it), a bigger graph's with the budget's default, which adapts to a

@@ -401,6 +401,19 @@ def _astar_run(graph, adj_bits, colour_adj, store, ctr, absorbs, budget, shape):
 
 
 @kernel
+def _plant_root(nodes, table, root):  # type: ignore[no-untyped-def]
+    """Store ``root`` as node 0 (no parent, no moves yet) and enter it in the seen
+    table: one kernel call, where five small ones each cost a call and a load."""
+    words = root.shape[0]
+    for w in range(words):
+        nodes[0, w] = root[w]
+    nodes[0, words] = _link(-1, -1)
+    nodes[0, words + 1] = _meta(0, 0, np.uint64(0))
+    h = hash_words(root, root)
+    table_put(table, home_slot(table, h), h, 0)
+
+
+@kernel
 def _path_to(nodes, words, node):  # type: ignore[no-untyped-def]
     """The moves from the root to ``node``, following parent links."""
     depth = 0
@@ -566,11 +579,7 @@ def search(
     st = _Store.take(words, ub, first, store_cap * INDEX_SHARE, dominance.slots_for(graph.n_colours))
     due = _Helpers(helpers, control)
     try:
-        st.nodes[0, :words] = root
-        st.nodes[0, words] = _link(-1, -1)
-        st.nodes[0, words + 1] = _meta(0, 0, np.uint64(0))
-        root_hash = np.uint64(hash_words(root, root))
-        table_put(st.table, home_slot(st.table, root_hash), root_hash, 0)
+        _plant_root(st.nodes, st.table, root)
         st.heads[root_bound, 0] = 0
         st.hi[root_bound] = 0
         if defer_after is None:
