@@ -18,11 +18,11 @@ import argparse
 import time
 from collections.abc import Sequence
 
-from .bitset import RUNTIME_WIDTH, WIDTH_TIERS, compiled_width
+from .bitset import RUNTIME_WIDTH, WIDTH_TIERS, compiled_width, n_words
 from .board import Board
 from .csvio import COMPILED_TEXT_MOVES, moves_text
 from .generate import random_board
-from .graph import RegionGraph
+from .graph import BITSET_MAX_REGIONS, RegionGraph, count_regions
 from .solvers import Control, Limits, astar, beam, dfs, solve, solver_names
 from .solvers import dominance
 from .solvers.guard import mark_warm
@@ -45,12 +45,13 @@ def width_key(graph: RegionGraph) -> int:
 
 
 def astar_widths(boards: Sequence[Board]) -> frozenset[int]:
-    """The A* kernels ``boards`` need (boards A* would not search need none)."""
+    """The A* kernels ``boards`` need (boards A* would not search need none): from
+    their region counts alone, as ``width_key`` gives them for their graphs."""
     widths = set()
     for board in boards:
-        graph = RegionGraph.from_board(board)
-        if graph.adjacency_bits_fit and graph.n_regions > 1:
-            widths.add(width_key(graph))
+        n = count_regions(board)
+        if 1 < n <= BITSET_MAX_REGIONS:
+            widths.add(compiled_width(n_words(n)))
     return frozenset(widths)
 
 
@@ -67,12 +68,14 @@ def boards_for_widths(widths: set[int], colours: int = 6) -> list[Board]:
     found: dict[int, Board] = {}
     side = 4
     seed = 0
-    while side <= 120:
+    while side <= 120 and wanted:
         board = random_board(side, side, colours, seed)
         graph = RegionGraph.from_board(board)
         if not graph.adjacency_bits_fit:
             break
         key = width_key(graph)
+        if key > max(wanted):
+            break  # the boards only grow from here
         if key in wanted:
             found[key] = board
         side += 1
@@ -202,6 +205,4 @@ def warm_for(algo: str, boards: Sequence[Board] = ()) -> None:
 def _past_bitsets(board: Board) -> bool:
     """Whether ``board`` may have more regions than bitset adjacency allows (a quick
     test on its cells before building the graph)."""
-    from .graph import BITSET_MAX_REGIONS
-
     return board.height * board.width > BITSET_MAX_REGIONS and not RegionGraph.from_board(board).adjacency_bits_fit

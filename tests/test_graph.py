@@ -16,7 +16,7 @@ from colorit import Board, RegionGraph
 from colorit.bitset import count, from_bits, padded_width, to_bits
 from colorit.flood import frontier, play
 from colorit.generate import random_board
-from colorit.graph import adjacency_bits, colour_rows, padded
+from colorit.graph import adjacency_bits, colour_rows, count_regions, padded
 from colorit.solvers.lookahead import lookahead_moves
 
 # The board of test_board.py. Regions in reading order of their first cell:
@@ -187,7 +187,7 @@ def test_regions_match_naive_labelling(board: Board) -> None:
     rows = board.codes.tolist()
     g = RegionGraph.from_board(board)
     regions = naive_regions(rows)
-    assert g.n_regions == len(regions)
+    assert g.n_regions == len(regions) == count_regions(board)
     assert g.n_colours == board.n_colours
     for k, cells in enumerate(regions):
         assert sorted(cells_of(g, [k])) == cells

@@ -34,3 +34,26 @@ def test_warm_for_records_the_solver_and_the_widths_it_loaded(monkeypatch: pytes
     assert len(guard._warm["astar"]) == 2
     warm_for("greedy")
     assert guard._warm["greedy"] is None
+
+
+def test_astar_widths_come_from_region_counts() -> None:
+    """The widths a set needs, from its boards' region counts alone, are the kernels
+    their graphs run (boards of one region, and past bitset adjacency, need none)."""
+    from colorit.board import Board
+    from colorit.warmup import astar_widths
+
+    boards = [random_board(side, side, colours, seed=side) for side, colours in ((4, 3), (10, 6), (14, 6), (20, 6), (26, 6), (34, 6), (60, 6))]
+    boards.append(Board.from_rows([[2, 2], [2, 2]]))
+    graphs = [RegionGraph.from_board(b) for b in boards]
+    expected = frozenset(width_key(g) for g in graphs if g.adjacency_bits_fit and g.n_regions > 1)
+    assert len(expected) >= 4
+    assert astar_widths(boards) == expected
+
+
+def test_boards_for_widths_reach_each_width_asked() -> None:
+    """The warm-up's boards run A* at exactly the widths asked, the run-time width too."""
+    from colorit.bitset import RUNTIME_WIDTH, WIDTH_TIERS
+    from colorit.warmup import boards_for_widths
+
+    for widths in ({WIDTH_TIERS[0], WIDTH_TIERS[1]}, {WIDTH_TIERS[3]}, {WIDTH_TIERS[0], RUNTIME_WIDTH}, set()):
+        assert {width_key(RegionGraph.from_board(b)) for b in boards_for_widths(widths)} == widths
