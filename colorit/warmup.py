@@ -159,6 +159,8 @@ def warmup() -> float:
     beam.search(big, OneSlice(checks=2), linear_moves(big), max_width=1)
     # a long answer's text (a board of a million regions writes a million lines)
     moves_text(range(COMPILED_TEXT_MOVES))
+    # a bench's warm-up sizes its kernels by its boards' region counts
+    astar_widths([small])
     return time.monotonic() - t0
 
 
