@@ -35,8 +35,9 @@ SMALL_ROWS = [[1, 2, 0, 0, 3], [0, 1, 1, 0, 3], [2, 2, 0, 1, 1], [0, 3, 0, 1, 2]
 #: The memory limit of a warm-up slice (``OneSlice``).
 WARM_MEMORY = 16 << 20
 
-#: The solvers that run A* or beam (and so need their kernels at their boards' widths).
-ASTAR_SOLVERS = ("astar", "auto", "beam")
+#: The solvers whose kernels are compiled per width (and so are loaded at their boards'
+#: widths): A* and beam, and lookahead, whose answer every search starts from.
+ASTAR_SOLVERS = ("astar", "auto", "beam", "dfs", "lookahead")
 
 
 def width_key(graph: RegionGraph) -> int:
@@ -101,9 +102,9 @@ class OneSlice(Control):
 
 
 def warm_astar(widths: set[int], only_astar: bool = False, algo: str | None = None) -> None:
-    """One slice of A*, of its deepening and of a beam level at each of ``widths`` (see
-    ``boards_for_widths``), and A*'s store growing: the searches compiled per width
-    (``only_astar``: A* alone). Given ``algo`` (a solver that runs them), its solves at
+    """One slice of A*, of its deepening and of a beam level, and a lookahead game, at
+    each of ``widths`` (see ``boards_for_widths``), and A*'s store growing: the kernels
+    compiled per width (``only_astar``: A* alone). Given ``algo`` (a solver that runs them), its solves at
     those widths are recorded as loaded (``guard.mark_warm``)."""
     loaded = set()
     for board in boards_for_widths(widths):
@@ -113,6 +114,7 @@ def warm_astar(widths: set[int], only_astar: bool = False, algo: str | None = No
         astar.search(graph, OneSlice(), linear_moves(graph))
         if only_astar:
             continue
+        lookahead_moves(graph)
         # a store full at once: A* goes on by deepening at once
         tight = OneSlice(checks=4, limits=Limits(memory=1 << 20))
         astar.search(graph, tight, linear_moves(graph), store_share=1e-6)

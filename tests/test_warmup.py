@@ -32,6 +32,8 @@ def test_warm_for_records_the_solver_and_the_widths_it_loaded(monkeypatch: pytes
     warm_for("a*", boards)
     assert guard._warm == {"astar": frozenset(width_key(RegionGraph.from_board(b)) for b in boards)}
     assert len(guard._warm["astar"]) == 2
+    warm_for("lookahead", boards)  # its bound runs at the padded graph's compiled width
+    assert guard._warm["lookahead"] == guard._warm["astar"]
     warm_for("greedy")
     assert guard._warm["greedy"] is None
 

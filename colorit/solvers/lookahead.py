@@ -4,7 +4,8 @@ evaluations per move, which makes it the exact searches' first answer on the gra
 where it is quick (see ``incumbent``).
 
 Where bitset adjacency fits (``RegionGraph.adjacency_bits_fit``) a whole game is one
-kernel call of a few milliseconds. On bigger graphs each bound walks the adjacency lists
+kernel call of a few milliseconds, on the padded graph A* uses next, its bound at the
+graph's compiled width (so its kernel is compiled per width, like A*'s). On bigger graphs each bound walks the adjacency lists
 of the whole remaining board, so a game costs moves x colours x (regions + edges): it
 runs a few moves per kernel call, checks its deadline between calls, and a game cut
 short is finished by greedy or the basic AI (``frontier.finish``).
@@ -24,12 +25,13 @@ from .base import Control, Outcome, SliceBudget, register
 
 
 @kernel
-def _lookahead_run(flooded, front, moves, counts, g, adj_bits, colour_adj, scratch, budget):  # type: ignore[no-untyped-def]
+def _lookahead_run(flooded, front, moves, counts, g, adj_bits, colour_adj, scratch, shape, budget):  # type: ignore[no-untyped-def]
     """Up to ``budget`` lookahead moves from ``flooded``/``front`` on the graph ``g``
     (``GraphArrays``), appended to ``moves`` (``counts[0]`` of them so far). True when
     the board is flooded. The bound works on the bitset adjacency rows ``adj_bits`` when
-    given (one row per region; ``colour_adj`` the colours' rows), on the adjacency lists
-    with ``scratch`` otherwise.
+    given (one row per region; ``colour_adj`` the colours' rows), at the width ``shape``
+    (the padded graph's: a tuple, so its word loops unroll), on the adjacency lists with
+    ``scratch`` otherwise (``shape`` unused).
     Between calls ``front`` is the frontier of ``flooded`` and ``moves[:counts[0]]`` the
     moves that made it."""
     colour_mask, region_colour, region_size, adj_ptr, adj_idx = g
@@ -53,9 +55,9 @@ def _lookahead_run(flooded, front, moves, counts, g, adj_bits, colour_adj, scrat
             if adj_bits.shape[0] != n:
                 h = elimination_bound(child, child_front, g, scratch, best_h)
             elif n_col > 64:
-                h = bound_bits_many_colours(child, child_front, colour_mask, adj_bits, child, best_h)
+                h = bound_bits_many_colours(child, child_front, colour_mask, adj_bits, shape, best_h)
             else:
-                h = bound_bits(child, child_front, colour_mask, colour_adj, adj_bits, child, best_h)
+                h = bound_bits(child, child_front, colour_mask, colour_adj, adj_bits, shape, best_h)
             if h < best_h or (h == best_h and gain[c] > gain[best]):
                 best = c
                 best_h = h
@@ -83,7 +85,7 @@ def lookahead_moves(graph: RegionGraph, control: Control | None = None) -> tuple
         # follows uses too (the list bound's scratch goes unused)
         pg = padded(graph)
         _lookahead_run(pg.root.copy(), pg.root_front.copy(), moves, counts, pg.arrays, pg.adj_bits, pg.colour_adj,
-                       _NO_SCRATCH, 1 << 62)
+                       _NO_SCRATCH, pg.shape, 1 << 62)
         return moves[: counts[0]].tolist(), True
     start = graph.initial_state()
     front = np.zeros_like(start)
@@ -97,7 +99,7 @@ def lookahead_moves(graph: RegionGraph, control: Control | None = None) -> tuple
         if control is not None and control.should_stop():
             break
         remaining = control.remaining() if control is not None else float("inf")
-        done = bool(_lookahead_run(start, front, moves, counts, g, no_bits, no_bits, scratch, budget.start(remaining)))
+        done = bool(_lookahead_run(start, front, moves, counts, g, no_bits, no_bits, scratch, start, budget.start(remaining)))
         budget.done()
     played = moves[: counts[0]].tolist()
     if done:
