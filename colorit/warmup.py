@@ -37,7 +37,7 @@ WARM_MEMORY = 16 << 20
 
 #: The solvers whose kernels are compiled per width (and so are loaded at their boards'
 #: widths): A* and beam, and lookahead, whose answer every search starts from.
-ASTAR_SOLVERS = ("astar", "auto", "beam", "dfs", "lookahead")
+PER_WIDTH_SOLVERS = ("astar", "auto", "beam", "dfs", "lookahead")
 
 
 def width_key(graph: RegionGraph) -> int:
@@ -58,7 +58,7 @@ def astar_widths(boards: Sequence[Board]) -> frozenset[int]:
 
 def widths_for(algo: str, boards: Sequence[Board]) -> frozenset[int]:
     """``astar_widths`` of ``boards`` when ``algo`` (a canonical name) runs A*, else none."""
-    return astar_widths(boards) if algo in ASTAR_SOLVERS else frozenset()
+    return astar_widths(boards) if algo in PER_WIDTH_SOLVERS else frozenset()
 
 
 def boards_for_widths(widths: set[int], colours: int = 6) -> list[Board]:
@@ -104,8 +104,8 @@ class OneSlice(Control):
 def warm_astar(widths: set[int], only_astar: bool = False, algo: str | None = None) -> None:
     """One slice of A*, of its deepening and of a beam level, and a lookahead game, at
     each of ``widths`` (see ``boards_for_widths``), and A*'s store growing: the kernels
-    compiled per width (``only_astar``: A* alone). Given ``algo`` (a solver that runs them), its solves at
-    those widths are recorded as loaded (``guard.mark_warm``)."""
+    compiled per width (``only_astar``: A* alone). Given ``algo`` (a solver that runs
+    them), its solves at those widths are recorded as loaded (``guard.mark_warm``)."""
     loaded = set()
     for board in boards_for_widths(widths):
         # the linear AI's answer is never optimal on these boards, so the searches run
@@ -199,7 +199,7 @@ def warm_for(algo: str, boards: Sequence[Board] = ()) -> None:
         big = RegionGraph.from_board(random_board(60, 60, 6, 2))
         lookahead_moves(big, OneSlice())
         beam.search(big, OneSlice(checks=2), linear_moves(big), max_width=1)
-    if name in ASTAR_SOLVERS:
+    if name in PER_WIDTH_SOLVERS:
         mark_warm(name, ())  # its own kernels; the searches' widths as they load
         warm_astar(set(widths_for(name, boards)), algo=name)
     else:
@@ -208,5 +208,5 @@ def warm_for(algo: str, boards: Sequence[Board] = ()) -> None:
 
 def _past_bitsets(board: Board) -> bool:
     """Whether ``board`` may have more regions than bitset adjacency allows (a quick
-    test on its cells before building the graph)."""
-    return board.height * board.width > BITSET_MAX_REGIONS and not RegionGraph.from_board(board).adjacency_bits_fit
+    test on its cells, then its region count, as ``astar_widths`` takes it)."""
+    return board.height * board.width > BITSET_MAX_REGIONS and count_regions(board) > BITSET_MAX_REGIONS

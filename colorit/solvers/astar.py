@@ -582,15 +582,15 @@ def search(
         _plant_root(st.nodes, st.table, root)
         st.heads[root_bound, 0] = 0
         st.hi[root_bound] = 0
+        small = is_small(graph)
         if defer_after is None:
-            defer_after = 0 if is_small(graph) else DEFER_AFTER_NODES
-        defer = defer_after
+            defer_after = 0 if small else DEFER_AFTER_NODES
         if defer_below is None:
             defer_below = DEFER_BELOW_NODES if graph.n_colours <= DEFER_BELOW_COLOURS else 0
-        ctr = np.array([1, root_bound, ub, -1, 0, 0, 1, 0, defer, 0, defer_below], dtype=np.int64)
+        ctr = np.array([1, root_bound, ub, -1, 0, 0, 1, 0, defer_after, 0, defer_below], dtype=np.int64)
         absorbs = np.zeros(graph.n_colours, np.bool_)
         stopped = ""
-        budget = SliceBudget(first=SMALL_FIRST_SLICE) if is_small(graph) else SliceBudget()
+        budget = SliceBudget(first=SMALL_FIRST_SLICE) if small else SliceBudget()
         dived = (-1, -1)
         while True:
             if control.should_stop():

@@ -5,10 +5,11 @@ where it is quick (see ``incumbent``).
 
 Where bitset adjacency fits (``RegionGraph.adjacency_bits_fit``) a whole game is one
 kernel call of a few milliseconds, on the padded graph A* uses next, its bound at the
-graph's compiled width (so its kernel is compiled per width, like A*'s). On bigger graphs each bound walks the adjacency lists
-of the whole remaining board, so a game costs moves x colours x (regions + edges): it
-runs a few moves per kernel call, checks its deadline between calls, and a game cut
-short is finished by greedy or the basic AI (``frontier.finish``).
+graph's compiled width (so its kernel is compiled per width, like A*'s). On bigger
+graphs each bound walks the adjacency lists of the whole remaining board, so a game
+costs moves x colours x (regions + edges): it runs a few moves per kernel call, checks
+its deadline between calls, and a game cut short is finished by greedy or the basic AI
+(``frontier.finish``).
 """
 
 from __future__ import annotations
