@@ -315,6 +315,39 @@ def test_astar_plants_the_root_as_node_zero() -> None:
     assert table_find(st.table, st.nodes, other, hash_words(other, pg.shape), pg.shape) < 0
 
 
+def test_astar_keeps_expanded_nodes_frontiers() -> None:
+    """Each filled slot of the frontier cache holds the frontier of its node's set (the
+    search starts children from it), and a store taken again starts with it empty."""
+    from colorit.graph import padded
+    from colorit.solvers import astar
+    from colorit.solvers.linear import linear_moves
+
+    graph = RegionGraph.from_board(random_board(12, 12, 7, seed=4))
+    pg = padded(graph)
+    words = len(pg.root)
+    astar._Store._spare.clear()
+    out = astar.search(graph, Control(Limits()), linear_moves(graph))
+    assert out.proven_optimal and out.states > astar.FRONT_CACHE_SLOTS
+    st = astar._Store._spare[words]
+    filled = 0
+    for slot, row in enumerate(st.fronts):
+        if row[words] == 0:
+            continue
+        node = int(row[words]) - 1
+        assert node % astar.FRONT_CACHE_SLOTS == slot
+        flooded = st.nodes[node, :words]
+        near = np.zeros(words, dtype=np.uint64)
+        for r in range(graph.n_regions):
+            if int(flooded[r >> 6]) >> (r & 63) & 1:
+                near |= pg.adj_bits[r]
+        assert (near & ~flooded).tolist() == row[:words].tolist()
+        filled += 1
+    assert filled >= astar.FRONT_CACHE_SLOTS // 2
+    again = astar._Store.take(words, ub=20, capacity=st.capacity, index_bytes=st.index_bytes)
+    assert again is st and not again.fronts[:, words].any()
+    astar._Store._spare.clear()
+
+
 def test_astar_first_slice_is_longer_on_small_graphs(monkeypatch: pytest.MonkeyPatch) -> None:
     """A small graph's search starts with a slice of ``SMALL_FIRST_SLICE`` nodes (most of
     them end within it), a bigger graph's with the budget's default, which adapts to a

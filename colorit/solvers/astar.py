@@ -7,7 +7,9 @@ taking a node from the open list touches one record, not six arrays. The open li
 bucket queue indexed by ``(f, g)``: lowest ``f = g + bound`` first, ties to the deepest
 node, last in first out within a bucket. The search keeps an incumbent answer (the quick
 first answer, then every goal it generates): nodes that cannot beat it are never stored,
-and when no open node can, the incumbent is proven optimal.
+and when no open node can, the incumbent is proven optimal. A node's frontier is worked
+out when it is expanded, from its parent's: the frontiers of the last nodes expanded are
+kept in a small cache (``fronts``), and only on a miss are the parent's rows walked.
 
 Moves are pruned by rules that never lose an optimal answer: an eliminating colour (its
 last regions all border the flood) is played alone; a move that neither completes its
@@ -105,6 +107,12 @@ REBUILD_S_PER_NODE = 3e-7
 DIVE_SHARE = 1 / 16
 DIVE_LEAST = 256
 DIVE_AFTER = 2048
+#: Slots of the cache of recently expanded nodes' frontiers (a power of two). A node is
+#: mostly expanded soon after its parent (deepest first), so its frontier starts from
+#: the parent's instead of a walk of the parent's adjacency rows: 86% of pc19's
+#: expansions hit with 64 slots, and A* runs 2-3% faster on pc19, b12c12, b14c8 and
+#: floodtest; 16 and 256 slots are no better (docs/benchmarks.md).
+FRONT_CACHE_SLOTS = 64
 
 
 # --- node records: [set words..., link = parent << 32 | next, meta = g << 32 | move << 8 | flags]
@@ -155,7 +163,9 @@ class StoreArrays(NamedTuple):
     (not DEAD) record is in ``table`` once and in the bucket list ``heads[f, g]`` of its
     ``f = g + bound``; ``hi[f]`` is at least the deepest non-empty bucket of ``f``;
     ``recent[g, :n_recent[g] % window]`` are the last sets stored with ``g`` moves on the
-    level being expanded; ``supersets`` holds records of the store (``dominance``)."""
+    level being expanded; ``supersets`` holds records of the store (``dominance``); row
+    ``node % len(fronts)`` of ``fronts`` holds the frontier of ``node``'s set when its last
+    word is ``node + 1`` (0: empty), so it stays right as long as records keep their rows."""
 
     nodes: np.ndarray  #: (capacity, words + 2) uint64
     table: np.ndarray  #: (2^k,) uint64, hash tag << 32 | node + 1
@@ -164,6 +174,7 @@ class StoreArrays(NamedTuple):
     recent: np.ndarray  #: (ub + 1, dominance.window_for(words), words) uint64
     n_recent: np.ndarray  #: (ub + 1,) int64
     supersets: dominance.Supersets
+    fronts: np.ndarray  #: (FRONT_CACHE_SLOTS, words + 1) uint64
 
 
 @kernel
@@ -179,7 +190,8 @@ def _astar_run(graph, adj_bits, colour_adj, store, ctr, absorbs, budget, shape):
     ``ctr[UB]`` (that answer is optimal), ``NEED_NODES``/``NEED_TABLE`` when the store
     must grow before the next node, ``SLICE_DONE`` when the budget is spent."""
     colour_mask, region_colour = graph.colour_mask, graph.region_colour
-    nodes, table, heads, hi, recent, n_recent, supersets = store
+    nodes, table, heads, hi, recent, n_recent, supersets, fronts = store
+    n_fronts = fronts.shape[0]
     n_regions = region_colour.shape[0]
     words = len(shape)
     n_col = colour_mask.shape[0]
@@ -231,14 +243,21 @@ def _astar_run(graph, adj_bits, colour_adj, store, ctr, absorbs, budget, shape):
                 if (colour_mask[p, w] & ~flooded[w]) != np.uint64(0):
                     pairs = True
                     break
-            # rows of the parent's regions first, then of the regions the last move took
-            for w in range(words):
-                x = nodes[parent, w]
-                while x != np.uint64(0):
-                    r = (w << 6) + np.int64(ctz(x))
-                    x &= x - np.uint64(1)
-                    for v in range(words):
-                        front_p[v] |= adj_bits[r, v]
+            slot = parent & (n_fronts - 1)
+            if fronts[slot, words] == np.uint64(parent + 1):
+                # the parent's frontier, kept when it was expanded
+                for w in range(words):
+                    front_p[w] = fronts[slot, w]
+            else:
+                # the parent's regions' rows
+                for w in range(words):
+                    x = nodes[parent, w]
+                    while x != np.uint64(0):
+                        r = (w << 6) + np.int64(ctz(x))
+                        x &= x - np.uint64(1)
+                        for v in range(words):
+                            front_p[v] |= adj_bits[r, v]
+            # then the rows of the regions the last move took
             for w in range(words):
                 front[w] = front_p[w]
                 front_p[w] &= ~flooded[w]
@@ -259,6 +278,10 @@ def _astar_run(graph, adj_bits, colour_adj, store, ctr, absorbs, budget, shape):
                         front[v] |= adj_bits[r, v]
         for w in range(words):
             front[w] &= ~flooded[w]
+        slot = node & (n_fronts - 1)
+        for w in range(words):
+            fronts[slot, w] = front[w]
+        fronts[slot, words] = np.uint64(node + 1)
         forced = -1
         for c in range(n_col):
             any_a = False
@@ -445,6 +468,7 @@ class _Store:
         self.index_bytes = index_bytes
         self.slots = dominance.SLOTS
         self.supersets = dominance.index_off(words)
+        self.fronts = np.zeros((FRONT_CACHE_SLOTS, words + 1), dtype=np.uint64)
         self.first = capacity
         self._reset(ub)
 
@@ -453,6 +477,7 @@ class _Store:
         self.hi = np.full(ub + 1, -1, dtype=np.int64)
         self.recent = np.empty((ub + 1, dominance.window_for(self.words), self.words), dtype=np.uint64)
         self.n_recent = np.zeros(ub + 1, dtype=np.int64)
+        self.fronts[:, self.words] = 0
 
     def _index_shape(self) -> tuple[int, int]:
         return dominance.index_shape(self.table.shape[0], self.index_bytes, self.slots)
@@ -480,7 +505,9 @@ class _Store:
         return int(self.nodes.shape[0])
 
     def arrays(self) -> StoreArrays:
-        return StoreArrays(self.nodes, self.table, self.heads, self.hi, self.recent, self.n_recent, self.supersets)
+        return StoreArrays(
+            self.nodes, self.table, self.heads, self.hi, self.recent, self.n_recent, self.supersets, self.fronts
+        )
 
     def nbytes(self) -> int:
         return (self.nodes.nbytes + self.table.nbytes + self.heads.nbytes + self.recent.nbytes
