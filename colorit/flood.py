@@ -56,6 +56,27 @@ def play(flooded, front, colour_mask, colour, adj_ptr, adj_idx):  # type: ignore
 
 
 @kernel
+def play_rows(flooded, front, colour_mask, adj_bits, c, child, child_front, shape):  # type: ignore[no-untyped-def]
+    """``play`` on bitset adjacency rows (``adj_bits[r]`` = neighbours of r), into
+    ``child``/``child_front`` (``flooded``/``front`` unchanged), at the width ``shape``
+    (a tuple: a compile-time width, whose word loops unroll)."""
+    words = len(shape)
+    for w in range(words):
+        a = front[w] & colour_mask[c, w]
+        child[w] = flooded[w] | a
+        child_front[w] = front[w] & ~a
+    for w in range(words):
+        x = front[w] & colour_mask[c, w]
+        while x != np.uint64(0):
+            r = (w << 6) + np.int64(ctz(x))
+            x &= x - np.uint64(1)
+            for v in range(words):
+                child_front[v] |= adj_bits[r, v]
+    for w in range(words):
+        child_front[w] &= ~child[w]
+
+
+@kernel
 def eliminating_colour(flooded, front, colour_mask):  # type: ignore[no-untyped-def]
     """A colour whose remaining regions all border the flood, or -1: playing it now is
     always optimal (it must be played some time, and playing it first loses nothing)."""

@@ -14,7 +14,7 @@ import naive
 from boardgen import STABLE
 from colorit import Board, RegionGraph
 from colorit.bitset import count, from_bits, padded_width, to_bits
-from colorit.flood import frontier, play
+from colorit.flood import frontier, play, play_rows
 from colorit.generate import random_board
 from colorit.graph import adjacency_bits, colour_rows, count_regions, padded
 from colorit.solvers.lookahead import lookahead_moves
@@ -282,6 +282,24 @@ def test_play_matches_naive_flooding(board: Board, moves: list[int]) -> None:
         assert from_bits(front) == sorted(touching)
     # the whole board is flooded exactly when naive flooding has one colour left
     assert (count(flooded) == g.n_regions) == naive.solved(grid)
+
+
+@STABLE
+@given(boards(), st.lists(st.integers(0, 5), max_size=12))
+def test_play_rows_matches_play(board: Board, moves: list[int]) -> None:
+    """``play_rows`` on the padded graph's rows reaches the flood and frontier ``play``
+    reaches on the adjacency lists, and leaves its inputs as they were."""
+    g = RegionGraph.from_board(board)
+    pg = padded(g)
+    words = len(pg.root)
+    flooded, front = pg.root.copy(), pg.root_front.copy()
+    child, child_front = np.zeros(words, np.uint64), np.zeros(words, np.uint64)
+    for m in (m % g.n_colours for m in moves):
+        was = (flooded.copy(), front.copy())
+        play_rows(flooded, front, pg.arrays.colour_mask, pg.adj_bits, m, child, child_front, pg.shape)
+        assert np.array_equal(flooded, was[0]) and np.array_equal(front, was[1])
+        play(flooded, front, pg.arrays.colour_mask, m, g.adj_ptr, g.adj_idx)
+        assert child.tolist() == flooded.tolist() and child_front.tolist() == front.tolist()
 
 
 def test_play_by_hand() -> None:
