@@ -6,11 +6,10 @@ where it is quick (see ``incumbent``).
 Where bitset adjacency fits (``RegionGraph.adjacency_bits_fit``) a whole game is one
 kernel call of a few milliseconds, on the padded graph A* uses next: its moves made from
 the regions' adjacency rows and its bound at the graph's compiled width (so its kernel
-is compiled per width, like A*'s). On bigger
-graphs each bound walks the adjacency lists of the whole remaining board, so a game
-costs moves x colours x (regions + edges): it runs a few moves per kernel call, checks
-its deadline between calls, and a game cut short is finished by greedy or the basic AI
-(``frontier.finish``).
+is compiled per width, like A*'s). On bigger graphs each bound walks the adjacency lists
+of the whole remaining board, so a game costs moves x colours x (regions + edges): it
+runs a few moves per kernel call, checks its deadline between calls, and a game cut
+short is finished by greedy or the basic AI (``frontier.finish``).
 """
 
 from __future__ import annotations
@@ -32,8 +31,8 @@ def _lookahead_rows(flooded, front, moves, counts, g, adj_bits, colour_adj, shap
     the colours' rows) at the padded graph's compile-time width ``shape``, from
     ``flooded`` (whose frontier is ``front``; neither is changed), its moves appended to
     ``moves`` (``counts[0]`` of them). Each candidate's flood and frontier are made from
-    the rows of the regions it takes, in registers: on the adjacency lists the game
-    took 1.2-1.4 times as long."""
+    the rows of the regions it takes, into sets local to the kernel: on the adjacency
+    lists the game took 1.2-1.4 times as long."""
     colour_mask, region_colour, region_size, _, _ = g
     n_col = colour_mask.shape[0]
     words = len(shape)
