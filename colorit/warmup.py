@@ -57,7 +57,8 @@ def astar_widths(boards: Sequence[Board]) -> frozenset[int]:
 
 
 def widths_for(algo: str, boards: Sequence[Board]) -> frozenset[int]:
-    """``astar_widths`` of ``boards`` when ``algo`` (a canonical name) runs A*, else none."""
+    """``astar_widths`` of ``boards`` when ``algo`` (a canonical name) has kernels compiled
+    per width (``PER_WIDTH_SOLVERS``), else none."""
     return astar_widths(boards) if algo in PER_WIDTH_SOLVERS else frozenset()
 
 

@@ -26,6 +26,14 @@ from .base import Control, Outcome, SliceBudget, register
 
 
 @kernel
+def _preferred(h, gain, best_h, best_gain):  # type: ignore[no-untyped-def]
+    """Lookahead's order of moves, for both its kernels: the lower bound after the move
+    first, then the more cells absorbed (``best_h`` starts above any bound, so the first
+    candidate wins whatever ``best_gain`` holds)."""
+    return h < best_h or (h == best_h and gain > best_gain)
+
+
+@kernel
 def _lookahead_rows(flooded, front, moves, counts, g, adj_bits, colour_adj, shape):  # type: ignore[no-untyped-def]
     """A whole lookahead game on the bitset adjacency rows ``adj_bits`` (``colour_adj``
     the colours' rows) at the padded graph's compile-time width ``shape``, from
@@ -62,7 +70,7 @@ def _lookahead_rows(flooded, front, moves, counts, g, adj_bits, colour_adj, shap
                 h = bound_bits_many_colours(child, child_front, colour_mask, adj_bits, shape, best_h)
             else:
                 h = bound_bits(child, child_front, colour_mask, colour_adj, adj_bits, shape, best_h)
-            if h < best_h or (h == best_h and gain[c] > gain[best]):
+            if _preferred(h, gain[c], best_h, gain[best]):
                 best = c
                 best_h = h
         moves[counts[0]] = best
@@ -99,7 +107,7 @@ def _lookahead_run(flooded, front, moves, counts, g, scratch, budget):  # type: 
             child_front[:] = front
             play(child, child_front, colour_mask, c, adj_ptr, adj_idx)
             h = elimination_bound(child, child_front, g, scratch, best_h)
-            if h < best_h or (h == best_h and gain[c] > gain[best]):
+            if _preferred(h, gain[c], best_h, gain[best]):
                 best = c
                 best_h = h
         moves[counts[0]] = best
