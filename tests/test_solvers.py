@@ -295,6 +295,42 @@ def test_astar_defers_every_child_on_small_graphs_by_default() -> None:
     assert states(big) == states(big, defer_after=astar.DEFER_AFTER_NODES)
 
 
+def test_astar_defers_a_few_colours_search_longer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a graph of at most ``FEW_COLOURS`` colours, past ``SMALL_GRAPH_SIZE``, the
+    default search defers children for its first ``FEW_COLOURS_DEFER_BELOW_NODES``
+    stored nodes (not ``DEFER_BELOW_NODES``) and starts with a slice of
+    ``SMALL_FIRST_SLICE``; a graph of one colour more does neither. Same settings, same
+    nodes expanded (the search is deterministic), so the pairs say which rule ran."""
+    from colorit.solvers import astar
+    from colorit.solvers.base import SliceBudget
+    from colorit.solvers.linear import linear_moves
+
+    firsts: list[int] = []
+
+    class Recorded(SliceBudget):
+        def __init__(self, **kw: int) -> None:
+            super().__init__(**kw)
+            firsts.append(self.budget)
+
+    monkeypatch.setattr(astar, "SliceBudget", Recorded)
+    few = RegionGraph.from_board(random_board(26, 26, astar.FEW_COLOURS, seed=4))
+    more = RegionGraph.from_board(random_board(20, 20, astar.FEW_COLOURS + 1, seed=1))
+    for graph in (few, more):
+        assert graph.n_colours * graph.n_regions > astar.SMALL_GRAPH_SIZE
+
+    def states(graph: RegionGraph, **defer: int) -> tuple[int, int]:
+        out = astar.search(graph, Control(Limits()), linear_moves(graph), **defer)
+        assert out.proven_optimal
+        return out.states, len(out.codes)
+
+    assert astar.FEW_COLOURS_DEFER_BELOW_NODES > astar.DEFER_BELOW_NODES
+    assert states(few) == states(few, defer_below=astar.FEW_COLOURS_DEFER_BELOW_NODES)
+    assert states(few) != states(few, defer_below=astar.DEFER_BELOW_NODES)
+    assert states(more) == states(more, defer_below=astar.DEFER_BELOW_NODES)
+    assert states(more) != states(more, defer_below=astar.FEW_COLOURS_DEFER_BELOW_NODES)
+    assert firsts[0] == astar.SMALL_FIRST_SLICE and firsts[-1] == SliceBudget().budget
+
+
 def test_astar_plants_the_root_as_node_zero() -> None:
     """The root is node 0, with no parent and no moves, and the seen table finds it
     (under the hash the search's kernel gives the same set at its compiled width)."""

@@ -95,6 +95,15 @@ SMALL_GRAPH_SIZE = 1000
 #: is not known yet): most of its searches end within it, and each slice is a kernel
 #: call of about 10 µs.
 SMALL_FIRST_SLICE = 2048
+#: Graphs of at most this many colours defer a young search's children for its first
+#: ``FEW_COLOURS_DEFER_BELOW_NODES`` stored nodes and start with a slice of
+#: ``SMALL_FIRST_SLICE``: a node there has at most three children, so making a deferred
+#: parent's children again costs little, and a node is cheap. b24c4 (24x24 boards of 4
+#: colours, colours x regions 1000-1400) 1.06 times as fast, random 28x28 and 32x32
+#: boards of 4 colours 1.0-1.1; on 5 colours the same deferral was within noise, and on
+#: 8 (b14c8) deferring whole searches lost 13% (docs/benchmarks.md).
+FEW_COLOURS = 4
+FEW_COLOURS_DEFER_BELOW_NODES = 1 << 16
 #: Seconds to grow a store array, per byte of the new array, and to re-insert a node into
 #: a grown table (measured: 0.4 ns and 150 ns; doubled): a grow that would run past the
 #: deadline is not started.
@@ -610,14 +619,18 @@ def search(
         st.heads[root_bound, 0] = 0
         st.hi[root_bound] = 0
         small = is_small(graph)
+        few = graph.n_colours <= FEW_COLOURS
         if defer_after is None:
             defer_after = 0 if small else DEFER_AFTER_NODES
         if defer_below is None:
-            defer_below = DEFER_BELOW_NODES if graph.n_colours <= DEFER_BELOW_COLOURS else 0
+            if few:
+                defer_below = FEW_COLOURS_DEFER_BELOW_NODES
+            else:
+                defer_below = DEFER_BELOW_NODES if graph.n_colours <= DEFER_BELOW_COLOURS else 0
         ctr = np.array([1, root_bound, ub, -1, 0, 0, 1, 0, defer_after, 0, defer_below], dtype=np.int64)
         absorbs = np.zeros(graph.n_colours, np.bool_)
         stopped = ""
-        budget = SliceBudget(first=SMALL_FIRST_SLICE) if small else SliceBudget()
+        budget = SliceBudget(first=SMALL_FIRST_SLICE) if small or few else SliceBudget()
         dived = (-1, -1)
         while True:
             if control.should_stop():
