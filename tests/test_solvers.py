@@ -329,6 +329,15 @@ def test_astar_defers_a_few_colours_search_longer(monkeypatch: pytest.MonkeyPatc
     assert states(more) == states(more, defer_below=astar.DEFER_BELOW_NODES)
     assert states(more) != states(more, defer_below=astar.FEW_COLOURS_DEFER_BELOW_NODES)
     assert firsts[0] == astar.SMALL_FIRST_SLICE and firsts[-1] == SliceBudget().budget
+    # past the compiled widths a node costs more: the default first slice (one slice run)
+    from colorit.bitset import WIDTH_TIERS
+    from colorit.warmup import OneSlice
+
+    wide = RegionGraph.from_board(random_board(40, 40, astar.FEW_COLOURS, seed=1))
+    assert wide.n_words > max(WIDTH_TIERS) and wide.adjacency_bits_fit
+    before = len(firsts)
+    astar.search(wide, OneSlice(), linear_moves(wide))
+    assert firsts[before:] == [SliceBudget().budget]
 
 
 def test_astar_plants_the_root_as_node_zero() -> None:

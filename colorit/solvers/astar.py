@@ -96,12 +96,13 @@ SMALL_GRAPH_SIZE = 1000
 #: call of about 10 µs.
 SMALL_FIRST_SLICE = 2048
 #: Graphs of at most this many colours defer a young search's children for its first
-#: ``FEW_COLOURS_DEFER_BELOW_NODES`` stored nodes and start with a slice of
-#: ``SMALL_FIRST_SLICE``: a node there has at most three children, so making a deferred
-#: parent's children again costs little, and a node is cheap. b24c4 (24x24 boards of 4
-#: colours, colours x regions 1000-1400) 1.06 times as fast, random 28x28 and 32x32
-#: boards of 4 colours 1.0-1.1; on 5 colours the same deferral was within noise, and on
-#: 8 (b14c8) deferring whole searches lost 13% (docs/benchmarks.md).
+#: ``FEW_COLOURS_DEFER_BELOW_NODES`` stored nodes, and (at a compiled width) start with
+#: a slice of ``SMALL_FIRST_SLICE``: a node there has at most three children, so making
+#: a deferred parent's children again costs little, and a node is cheap. b24c4 (24x24
+#: boards of 4 colours, colours x regions 1100-1400) takes 0.92 of the time, random
+#: 28x28 boards of 4 colours 0.90, 32x32 ones and 36x36 of 3 colours 0.98; at 5 colours
+#: the same rule took 1.05 times as long, and b14c8 (8 colours) deferring whole
+#: searches 1.12 (docs/benchmarks.md).
 FEW_COLOURS = 4
 FEW_COLOURS_DEFER_BELOW_NODES = 1 << 16
 #: Seconds to grow a store array, per byte of the new array, and to re-insert a node into
@@ -630,7 +631,9 @@ def search(
         ctr = np.array([1, root_bound, ub, -1, 0, 0, 1, 0, defer_after, 0, defer_below], dtype=np.int64)
         absorbs = np.zeros(graph.n_colours, np.bool_)
         stopped = ""
-        budget = SliceBudget(first=SMALL_FIRST_SLICE) if small or few else SliceBudget()
+        # (a node of the run-time width costs several times one of a compiled width)
+        cheap_nodes = small or (few and words <= max(WIDTH_TIERS))
+        budget = SliceBudget(first=SMALL_FIRST_SLICE) if cheap_nodes else SliceBudget()
         dived = (-1, -1)
         while True:
             if control.should_stop():
