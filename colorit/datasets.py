@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .board import START_CORNER, Board, parse_start
+from .board import START_CORNER, Board, palettes_and_codes, parse_start
 from .csvio import read_bytes
 from .errors import BoardFormatError, ColoritError
 
@@ -203,29 +203,30 @@ def _check_colours(name: str, grids: np.ndarray, colours: int | None, first_line
         )
 
 
-def _boards(grids: Iterable[np.ndarray], start: str | tuple[int, int] | None, path: StrPath) -> list[Board]:
-    """Boards from grids, each with its start cell (a spec is resolved per board size)."""
+def _boards(runs: Iterable[np.ndarray], start: str | tuple[int, int] | None, path: StrPath) -> list[Board]:
+    """Boards from runs of grids of one size ((N, H, W) arrays of the alphabet's ids),
+    each with its start cell (a spec is resolved per board size). A run's palettes and
+    codes are worked out at once (``board.palettes_and_codes``); a start cell given as
+    a pair is checked by ``Board`` on the run's first board."""
     spec = default_start(path) if start is None else start
-    cache: dict[tuple[int, int], tuple[int, int]] = {}
     boards = []
-    for g in grids:
-        shape = (int(g.shape[0]), int(g.shape[1]))
-        if isinstance(spec, str):
-            if shape not in cache:
-                cache[shape] = parse_start(spec, *shape)
-            cell = cache[shape]
-        else:
-            cell = spec
-        boards.append(Board(g, cell))
+    for run in runs:
+        if not len(run):
+            continue
+        cells = np.array(run, dtype=np.int64)  # the boards' own copy, never written
+        cell = parse_start(spec, *cells.shape[1:]) if isinstance(spec, str) else Board(cells[0], spec).start
+        palettes, codes = palettes_and_codes(cells)
+        boards.extend(Board._from_parts(cells[i], cell, palettes[i], codes[i]) for i in range(len(cells)))
     return boards
 
 
 def _read_lines_format(
     name: str, lines: list[bytes], shape: tuple[int, int, int] | None, limit: int | None
 ) -> list[np.ndarray]:
-    """One square board per line. A ``b<S>`` name fixes every side to S; without one,
-    each line's side comes from its length, so a file may mix sizes (the community's
-    collections put 12x12 to 20x20 boards in one file)."""
+    """One square board per line, as runs of boards of one size ((N, S, S) arrays). A
+    ``b<S>`` name fixes every side to S; without one, each line's side comes from its
+    length, so a file may mix sizes (the community's collections put 12x12 to 20x20
+    boards in one file)."""
     start = next(i for i, line in enumerate(lines) if line)
     width = len(lines[start])
     if shape is not None and width != shape[0] * shape[0]:
@@ -236,7 +237,7 @@ def _read_lines_format(
         )
     body = lines[start:] if limit is None else lines[start : start + limit]
     # runs of lines of one length are decoded together (most files hold one size)
-    grids: list[np.ndarray] = []
+    runs: list[np.ndarray] = []
     first = 0
     while first < len(body):
         length = len(body[first])
@@ -263,14 +264,16 @@ def _read_lines_format(
             raise BoardFormatError(f"{name}:{start + end + 1}: {what}, expected {length} (one {side}x{side} board per line)")
         run = _decode(name, body[first:end], range(line_no, start + end + 1), length).reshape(-1, side, side)
         _check_colours(name, run, shape[1] if shape else None, line_no, 1)
-        grids.extend(run)
+        runs.append(run)
         first = end
-    return grids
+    return runs
 
 
 def _read_blocks_format(
     name: str, lines: list[bytes], shape: tuple[int, int, int] | None, limit: int | None
 ) -> list[np.ndarray]:
+    """Boards of rows separated by blank lines, as runs of consecutive boards of one
+    size ((N, H, W) arrays)."""
     groups: list[tuple[int, list[bytes]]] = []  # (first line number, rows)
     current: list[bytes] = []
     first = 0
@@ -288,7 +291,7 @@ def _read_blocks_format(
         groups.append((first, current))
     if not groups:
         raise BoardFormatError(f"{name}: file is empty, expected boards")
-    out: list[np.ndarray] = []
+    out: list[list[np.ndarray]] = []  # runs of boards of one size
     for first, rows in groups:
         width = len(rows[0])
         for k, row in enumerate(rows):
@@ -301,8 +304,11 @@ def _read_blocks_format(
             )
         grid = _decode(name, rows, range(first, first + len(rows)), width)
         _check_colours(name, grid[None], shape[1] if shape else None, first, len(rows))
-        out.append(grid)
-    return out
+        if out and out[-1][-1].shape == grid.shape:
+            out[-1].append(grid)
+        else:
+            out.append([grid])
+    return [np.stack(run) for run in out]
 
 
 def read_board_set(
@@ -336,10 +342,10 @@ def read_board_set(
     if limit == 0:
         return BoardSet(Path(path), fmt, [])
     if fmt == "lines":
-        grids: Iterable[np.ndarray] = _read_lines_format(name, lines, shape, limit)
+        runs = _read_lines_format(name, lines, shape, limit)
     else:
-        grids = _read_blocks_format(name, lines, shape, limit)
-    return BoardSet(Path(path), fmt, _boards(grids, start, path))
+        runs = _read_blocks_format(name, lines, shape, limit)
+    return BoardSet(Path(path), fmt, _boards(runs, start, path))
 
 
 def read_boards(path: StrPath, start: str | tuple[int, int] | None = None, limit: int | None = None) -> list[Board]:

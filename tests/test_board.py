@@ -182,6 +182,22 @@ def test_palette_and_codes_are_numpys_unique(cells: np.ndarray) -> None:
 
 
 @STABLE
+@given(st.integers(1, 6), st.integers(1, 5), st.integers(1, 5), st.integers(0, 40), st.integers(0, 2**32 - 1))
+def test_palettes_and_codes_of_many_grids_are_each_grids_own(n: int, h: int, w: int, top: int, seed: int) -> None:
+    """The whole-array palettes and codes of a stack of grids (the set readers') equal
+    each grid's own, dtypes included, whatever ids each grid lacks."""
+    from colorit.board import _palette_and_codes, palettes_and_codes
+
+    grids = np.random.default_rng(seed).integers(0, top + 1, size=(n, h, w))
+    palettes, codes = palettes_and_codes(grids)
+    assert len(palettes) == n and codes.shape == grids.shape and codes.dtype == np.int32
+    for grid, palette, code in zip(grids, palettes, codes):
+        own_palette, own_codes = _palette_and_codes(grid)
+        assert palette.tolist() == own_palette.tolist() and palette.dtype == own_palette.dtype
+        assert code.tolist() == own_codes.tolist()
+
+
+@STABLE
 @given(boards(), st.lists(st.integers(-1, 10), max_size=12))
 def test_checking_codes_agrees_with_flooding_the_cells(board: Board, codes: list[int]) -> None:
     """``check_codes`` (one kernel: the codes' range, the replay, the colours left) against

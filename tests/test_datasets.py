@@ -59,6 +59,26 @@ def test_lines_format_reads_each_board_row_by_row(tmp_path: Path) -> None:
         assert np.array_equal(board.cells, grid)
 
 
+def test_boards_read_together_equal_boards_made_one_by_one(tmp_path: Path) -> None:
+    """A file's runs of boards get their palettes and codes at once: each board equals
+    ``Board`` made from its cells alone (palette, codes, start), in either format and
+    with sizes mixed, and its arrays are read-only."""
+    rng = np.random.default_rng(5)
+    small, big = rng.integers(1, 8, size=(4, 3, 3)), rng.integers(3, 12, size=(2, 4, 4))
+    lines = write(tmp_path / "mixed_center.txt", "".join(grid_text(g) + "\n" for g in [*small, *big, *small[:1]]))
+    blocks = write(tmp_path / "blocks.txt", "\n\n".join("\n".join(grid_text(g)[i : i + 4] for i in range(0, 16, 4)) for g in big))
+    for path, grids in ((lines, [*small, *big, *small[:1]]), (blocks, list(big))):
+        boards = read_boards(path)
+        assert len(boards) == len(grids)
+        for board, grid in zip(boards, grids):
+            alone = Board(grid, board.start)
+            assert board.cells.tolist() == grid.tolist() and board.cells.dtype == np.int64
+            assert board.palette.tolist() == alone.palette.tolist() and board.codes.tolist() == alone.codes.tolist()
+            assert board.codes.dtype == alone.codes.dtype == np.int32
+            assert not (board.cells.flags.writeable or board.codes.flags.writeable or board.palette.flags.writeable)
+    assert [b.start for b in read_boards(lines)] == [(1, 1)] * 4 + [(2, 2)] * 2 + [(1, 1)]
+
+
 def test_lines_format_without_shape_in_name_and_with_crlf(tmp_path: Path) -> None:
     path = write(tmp_path / "boards.txt", "1234\r\n4321\r\n\r\n")
     boards = read_boards(path)
