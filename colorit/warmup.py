@@ -190,19 +190,27 @@ def warm_for(algo: str, boards: Sequence[Board] = ()) -> None:
     small = Board.from_rows(SMALL_ROWS)
     for start in ((0, 0), (2, 2)):
         solve(small.with_start(start), name, Limits(time=60.0))
+    widths = set(widths_for(name, boards))
+    past = name in ("auto", "beam", "lookahead") and any(_past_bitsets(board) for board in boards)
     if name == "auto":
-        # auto's helpers, which a small board never calls
-        graph = RegionGraph.from_board(random_board(10, 10, 6, 1))
-        beam.search(graph, OneSlice(checks=2), linear_moves(graph), max_width=beam.FIRST_WIDTH)
-        dfs.search(graph, OneSlice(), linear_moves(graph))
-    if name in ("auto", "beam", "lookahead") and any(_past_bitsets(board) for board in boards):
+        # auto's helpers, which a small board never calls: the beam at the small board's
+        # width (``warm_astar`` loads it at the others), and the depth-first search,
+        # which auto runs only on graphs wider than A*'s compiled widths; with no boards
+        # named, both
+        if not boards or WIDTH_TIERS[0] in widths:
+            graph = RegionGraph.from_board(random_board(10, 10, 6, 1))
+            beam.search(graph, OneSlice(checks=2), linear_moves(graph), max_width=beam.FIRST_WIDTH)
+        if not boards or past or any(width > max(WIDTH_TIERS) for width in widths):
+            graph = RegionGraph.from_board(random_board(10, 10, 6, 1))
+            dfs.search(graph, OneSlice(), linear_moves(graph))
+    if past:
         # graphs past bitset adjacency: lookahead and beam on the adjacency lists
         big = RegionGraph.from_board(random_board(60, 60, 6, 2))
         lookahead_moves(big, OneSlice())
         beam.search(big, OneSlice(checks=2), linear_moves(big), max_width=1)
     if name in PER_WIDTH_SOLVERS:
         mark_warm(name, ())  # its own kernels; the searches' widths as they load
-        warm_astar(set(widths_for(name, boards)), algo=name)
+        warm_astar(widths, algo=name)
     else:
         mark_warm(name)  # kernels that take any width
 

@@ -38,6 +38,43 @@ def test_warm_for_records_the_solver_and_the_widths_it_loaded(monkeypatch: pytes
     assert guard._warm["greedy"] is None
 
 
+def test_warm_for_auto_loads_its_helpers_only_where_its_boards_need_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """auto's beam at the small board's width runs only when the boards need that
+    width, its depth-first search only when a board is wider than A*'s compiled widths;
+    with no boards named (a worker's start), both."""
+    from colorit import warmup
+    from colorit.bitset import WIDTH_TIERS
+
+    calls: list[tuple[str, int]] = []
+
+    def recorder(name: str, search):  # type: ignore[no-untyped-def]
+        def run(graph: RegionGraph, *args, **kwargs):  # type: ignore[no-untyped-def]
+            calls.append((name, width_key(graph)))
+            return search(graph, *args, **kwargs)
+
+        return run
+
+    monkeypatch.setattr(warmup.beam, "search", recorder("beam", warmup.beam.search))
+    monkeypatch.setattr(warmup.dfs, "search", recorder("dfs", warmup.dfs.search))
+    monkeypatch.setattr(guard, "_warm", {})
+
+    def helpers(boards: list) -> set[tuple[str, int]]:  # type: ignore[type-arg]
+        calls.clear()
+        warm_for("auto", boards)
+        return set(calls)
+
+    wide = random_board(24, 24, 4, seed=1)  # five words
+    assert width_key(RegionGraph.from_board(wide)) > WIDTH_TIERS[0]
+    assert helpers([wide]) == {("beam", width_key(RegionGraph.from_board(wide)))}
+    small = random_board(10, 10, 6, seed=1)
+    assert width_key(RegionGraph.from_board(small)) == WIDTH_TIERS[0]
+    assert helpers([small]) == {("beam", WIDTH_TIERS[0])}
+    huge = random_board(40, 40, 6, seed=1)  # past the compiled widths
+    assert width_key(RegionGraph.from_board(huge)) > max(WIDTH_TIERS)
+    assert ("dfs", WIDTH_TIERS[0]) in helpers([huge])
+    assert {("beam", WIDTH_TIERS[0]), ("dfs", WIDTH_TIERS[0])} <= helpers([])
+
+
 def test_astar_widths_come_from_region_counts() -> None:
     """The widths a set needs, from its boards' region counts alone, are the kernels
     their graphs run (boards of one region, and past bitset adjacency, need none)."""
