@@ -189,8 +189,8 @@ def palettes_and_codes(grids: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]
     present[np.arange(n)[:, None], flat] = True
     rank = np.cumsum(present, axis=1, dtype=np.int32) - 1
     codes = np.take_along_axis(rank, flat, axis=1).reshape(grids.shape)
-    which, ids = np.nonzero(present)
-    palettes = np.split(ids.astype(np.int64), np.cumsum(present.sum(axis=1))[:-1])
+    ids = np.nonzero(present)[1].astype(np.int64)  # row by row: each grid's ids, increasing
+    palettes = np.split(ids, np.cumsum(present.sum(axis=1))[:-1])
     return palettes, codes
 
 
