@@ -272,38 +272,22 @@ def test_astar_defers_while_young_by_default() -> None:
     assert plain.states != young.states
 
 
-def test_astar_defers_every_child_on_small_graphs_by_default() -> None:
-    """On a graph of at most ``SMALL_GRAPH_SIZE`` colours x regions the default search
-    defers children above the level from the first node, as ``defer_after=0`` does; on
-    a bigger one only past ``DEFER_AFTER_NODES``. Each pair expands the same nodes (the
-    search is deterministic), and the small board's two settings differ, so the pairs
-    say which rule ran."""
+def astar_states(graph: RegionGraph, **defer: int) -> tuple[int, int]:
+    """Nodes expanded and moves of A*'s proof on ``graph`` with the deferral settings
+    ``defer`` (the search is deterministic: equal settings expand equal nodes)."""
     from colorit.solvers import astar
     from colorit.solvers.linear import linear_moves
 
-    small = RegionGraph.from_board(random_board(12, 12, 8, seed=1))
-    big = RegionGraph.from_board(random_board(14, 14, 8, seed=3))
-    assert small.n_colours * small.n_regions <= astar.SMALL_GRAPH_SIZE < big.n_colours * big.n_regions
-
-    def states(graph: RegionGraph, **defer: int) -> tuple[int, int]:
-        out = astar.search(graph, Control(Limits()), linear_moves(graph), **defer)
-        assert out.proven_optimal
-        return out.states, len(out.codes)
-
-    assert states(small) == states(small, defer_after=0)
-    assert states(small, defer_after=astar.DEFER_AFTER_NODES) != states(small)
-    assert states(big) == states(big, defer_after=astar.DEFER_AFTER_NODES)
+    out = astar.search(graph, Control(Limits()), linear_moves(graph), **defer)
+    assert out.proven_optimal
+    return out.states, len(out.codes)
 
 
-def test_astar_defers_a_few_colours_search_longer(monkeypatch: pytest.MonkeyPatch) -> None:
-    """On a graph of at most ``FEW_COLOURS`` colours, past ``SMALL_GRAPH_SIZE``, the
-    default search defers children for its first ``FEW_COLOURS_DEFER_BELOW_NODES``
-    stored nodes (not ``DEFER_BELOW_NODES``) and starts with a slice of
-    ``SMALL_FIRST_SLICE``; a graph of one colour more does neither. Same settings, same
-    nodes expanded (the search is deterministic), so the pairs say which rule ran."""
+@pytest.fixture
+def first_slices(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The first slice budget of every A* search run while the test runs, in order."""
     from colorit.solvers import astar
     from colorit.solvers.base import SliceBudget
-    from colorit.solvers.linear import linear_moves
 
     firsts: list[int] = []
 
@@ -313,31 +297,54 @@ def test_astar_defers_a_few_colours_search_longer(monkeypatch: pytest.MonkeyPatc
             firsts.append(self.budget)
 
     monkeypatch.setattr(astar, "SliceBudget", Recorded)
+    return firsts
+
+
+def test_astar_defers_every_child_on_small_graphs_by_default() -> None:
+    """On a graph of at most ``SMALL_GRAPH_SIZE`` colours x regions the default search
+    defers children above the level from the first node, as ``defer_after=0`` does; on
+    a bigger one only past ``DEFER_AFTER_NODES``. Each pair expands the same nodes (the
+    search is deterministic), and the small board's two settings differ, so the pairs
+    say which rule ran."""
+    from colorit.solvers import astar
+
+    small = RegionGraph.from_board(random_board(12, 12, 8, seed=1))
+    big = RegionGraph.from_board(random_board(14, 14, 8, seed=3))
+    assert small.n_colours * small.n_regions <= astar.SMALL_GRAPH_SIZE < big.n_colours * big.n_regions
+    assert astar_states(small) == astar_states(small, defer_after=0)
+    assert astar_states(small, defer_after=astar.DEFER_AFTER_NODES) != astar_states(small)
+    assert astar_states(big) == astar_states(big, defer_after=astar.DEFER_AFTER_NODES)
+
+
+def test_astar_defers_a_few_colours_search_longer(first_slices: list[int]) -> None:
+    """On a graph of at most ``FEW_COLOURS`` colours, past ``SMALL_GRAPH_SIZE``, the
+    default search defers children for its first ``FEW_COLOURS_DEFER_BELOW_NODES``
+    stored nodes (not ``DEFER_BELOW_NODES``) and starts with a slice of
+    ``SMALL_FIRST_SLICE``; a graph of one colour more does neither. Same settings, same
+    nodes expanded (the search is deterministic), so the pairs say which rule ran."""
+    from colorit.solvers import astar
+    from colorit.solvers.base import SliceBudget
+    from colorit.solvers.linear import linear_moves
+
     few = RegionGraph.from_board(random_board(26, 26, astar.FEW_COLOURS, seed=4))
     more = RegionGraph.from_board(random_board(20, 20, astar.FEW_COLOURS + 1, seed=1))
     for graph in (few, more):
         assert graph.n_colours * graph.n_regions > astar.SMALL_GRAPH_SIZE
-
-    def states(graph: RegionGraph, **defer: int) -> tuple[int, int]:
-        out = astar.search(graph, Control(Limits()), linear_moves(graph), **defer)
-        assert out.proven_optimal
-        return out.states, len(out.codes)
-
     assert astar.FEW_COLOURS_DEFER_BELOW_NODES > astar.DEFER_BELOW_NODES
-    assert states(few) == states(few, defer_below=astar.FEW_COLOURS_DEFER_BELOW_NODES)
-    assert states(few) != states(few, defer_below=astar.DEFER_BELOW_NODES)
-    assert states(more) == states(more, defer_below=astar.DEFER_BELOW_NODES)
-    assert states(more) != states(more, defer_below=astar.FEW_COLOURS_DEFER_BELOW_NODES)
-    assert firsts[0] == astar.SMALL_FIRST_SLICE and firsts[-1] == SliceBudget().budget
+    assert astar_states(few) == astar_states(few, defer_below=astar.FEW_COLOURS_DEFER_BELOW_NODES)
+    assert astar_states(few) != astar_states(few, defer_below=astar.DEFER_BELOW_NODES)
+    assert astar_states(more) == astar_states(more, defer_below=astar.DEFER_BELOW_NODES)
+    assert astar_states(more) != astar_states(more, defer_below=astar.FEW_COLOURS_DEFER_BELOW_NODES)
+    assert first_slices[0] == astar.SMALL_FIRST_SLICE and first_slices[-1] == SliceBudget().budget
     # past the compiled widths a node costs more: the default first slice (one slice run)
     from colorit.bitset import WIDTH_TIERS
     from colorit.warmup import OneSlice
 
     wide = RegionGraph.from_board(random_board(40, 40, astar.FEW_COLOURS, seed=1))
     assert wide.n_words > max(WIDTH_TIERS) and wide.adjacency_bits_fit
-    before = len(firsts)
+    before = len(first_slices)
     astar.search(wide, OneSlice(), linear_moves(wide))
-    assert firsts[before:] == [SliceBudget().budget]
+    assert first_slices[before:] == [SliceBudget().budget]
 
 
 def test_astar_plants_the_root_as_node_zero() -> None:
@@ -393,7 +400,7 @@ def test_astar_keeps_expanded_nodes_frontiers() -> None:
     astar._Store._spare.clear()
 
 
-def test_astar_first_slice_is_longer_on_small_graphs(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_astar_first_slice_is_longer_on_small_graphs(first_slices: list[int]) -> None:
     """A small graph's search starts with a slice of ``SMALL_FIRST_SLICE`` nodes (most of
     them end within it), a bigger graph's with the budget's default, which adapts to a
     node's cost from there."""
@@ -401,17 +408,9 @@ def test_astar_first_slice_is_longer_on_small_graphs(monkeypatch: pytest.MonkeyP
     from colorit.solvers.base import SliceBudget
     from colorit.solvers.linear import linear_moves
 
-    firsts: list[int] = []
-
-    class Recorded(SliceBudget):
-        def __init__(self, **kw: int) -> None:
-            super().__init__(**kw)
-            firsts.append(self.budget)
-
-    monkeypatch.setattr(astar, "SliceBudget", Recorded)
     for graph in (RegionGraph.from_board(random_board(12, 12, 8, seed=1)), RegionGraph.from_board(random_board(14, 14, 8, seed=3))):
         assert astar.search(graph, Control(Limits()), linear_moves(graph)).proven_optimal
-    assert firsts == [astar.SMALL_FIRST_SLICE, SliceBudget().budget]
+    assert first_slices == [astar.SMALL_FIRST_SLICE, SliceBudget().budget]
     assert astar.SMALL_FIRST_SLICE > SliceBudget().budget
 
 
