@@ -197,12 +197,14 @@ def warm_for(algo: str, boards: Sequence[Board] = ()) -> None:
         # width (``warm_astar`` loads it at the others), and the depth-first search,
         # which auto runs only on graphs wider than A*'s compiled widths; with no boards
         # named, both
-        if not boards or WIDTH_TIERS[0] in widths:
+        narrow = not boards or WIDTH_TIERS[0] in widths
+        wide = not boards or past or any(width > max(WIDTH_TIERS) for width in widths)
+        if narrow or wide:
             graph = RegionGraph.from_board(random_board(10, 10, 6, 1))
-            beam.search(graph, OneSlice(checks=2), linear_moves(graph), max_width=beam.FIRST_WIDTH)
-        if not boards or past or any(width > max(WIDTH_TIERS) for width in widths):
-            graph = RegionGraph.from_board(random_board(10, 10, 6, 1))
-            dfs.search(graph, OneSlice(), linear_moves(graph))
+            if narrow:
+                beam.search(graph, OneSlice(checks=2), linear_moves(graph), max_width=beam.FIRST_WIDTH)
+            if wide:
+                dfs.search(graph, OneSlice(), linear_moves(graph))
     if past:
         # graphs past bitset adjacency: lookahead and beam on the adjacency lists
         big = RegionGraph.from_board(random_board(60, 60, 6, 2))
