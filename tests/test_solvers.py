@@ -326,7 +326,7 @@ def test_astar_defers_a_few_colours_search_longer(first_slices: list[int]) -> No
     from colorit.solvers.base import SliceBudget
     from colorit.solvers.linear import linear_moves
 
-    few = RegionGraph.from_board(random_board(26, 26, astar.FEW_COLOURS, seed=4))
+    few = RegionGraph.from_board(random_board(26, 26, astar.FEW_COLOURS, seed=5))
     more = RegionGraph.from_board(random_board(20, 20, astar.FEW_COLOURS + 1, seed=1))
     for graph in (few, more):
         assert graph.n_colours * graph.n_regions > astar.SMALL_GRAPH_SIZE
@@ -345,6 +345,42 @@ def test_astar_defers_a_few_colours_search_longer(first_slices: list[int]) -> No
     before = len(first_slices)
     astar.search(wide, OneSlice(), linear_moves(wide))
     assert first_slices[before:] == [SliceBudget().budget]
+
+
+def test_astar_keeps_deferred_childrens_levels_on_few_colours(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a graph of at most ``FEW_COLOURS`` colours the store keeps, per node, the level
+    each deferred child was put off to (``StoreArrays.child_f``), so a node expanded
+    again works out fewer bounds; the proof is the same length either way. A graph of
+    one colour more keeps no such array (its memory goes to nodes)."""
+    from colorit.solvers import astar
+    from colorit.solvers.linear import linear_moves
+
+    last: dict[str, object] = {}
+    run_slice = astar._run_slice
+
+    def recorded(pg, st, ctr, absorbs, budget):  # type: ignore[no-untyped-def]
+        status = run_slice(pg, st, ctr, absorbs, budget)
+        last.update(bounds=int(ctr[astar.BOUNDS]), kept=st.child_f.size)
+        return status
+
+    monkeypatch.setattr(astar, "_run_slice", recorded)
+
+    def proof(graph: RegionGraph, **kw: bool) -> tuple[int, int, object]:
+        out = astar.search(graph, Control(Limits()), linear_moves(graph), **kw)
+        assert out.proven_optimal
+        return len(out.codes), int(last["bounds"]), last["kept"]  # type: ignore[call-overload]
+
+    for seed in (4, 5, 6):
+        few = RegionGraph.from_board(random_board(26, 26, astar.FEW_COLOURS, seed=seed))
+        kept_moves, kept_bounds, kept_size = proof(few)
+        moves, bounds, size = proof(few, keep_child_f=False)
+        assert kept_moves == moves
+        assert kept_bounds < bounds
+        assert kept_size > 0 and size == 0
+    more = RegionGraph.from_board(random_board(20, 20, astar.FEW_COLOURS + 1, seed=1))
+    assert proof(more)[2] == 0
+    # the kernel keeps the levels whenever the store has the array (a byte a colour)
+    assert proof(more, keep_child_f=True)[0] == proof(more)[0]
 
 
 def test_astar_plants_the_root_as_node_zero() -> None:

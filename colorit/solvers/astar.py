@@ -30,7 +30,9 @@ Past ``DEFER_AFTER_NODES`` stored nodes the expansion is partial: children above
 current level are neither looked up nor stored, and their parent goes back to the open
 list at the lowest of their levels, to make them again only if the search gets there (it
 usually ends a level below). That keeps memory close to the number of nodes expanded,
-and spares the lookups of children that are mostly never made again. A search's first
+and spares the lookups of children that are mostly never made again. On graphs of few
+colours a node also keeps the level each deferred child was put off to, so when it is
+expanded again only the children due then are made. A search's first
 ``DEFER_BELOW_NODES`` stored nodes are expanded that way too (on graphs of up to 16
 colours): its answer is then still loose (lookahead's is a few moves long), and what it
 would store a level up is mostly never expanded. On small graphs (colours x regions up
@@ -102,7 +104,11 @@ SMALL_FIRST_SLICE = 2048
 #: boards of 4 colours, colours x regions 1100-1400) takes 0.92 of the time, random
 #: 28x28 boards of 4 colours 0.90, 32x32 ones and 36x36 of 3 colours 0.98; at 5 colours
 #: the same rule took 1.05 times as long, and b14c8 (8 colours) deferring whole
-#: searches 1.12 (docs/benchmarks.md).
+#: searches 1.12 (docs/benchmarks.md). Their stores also keep, per node, the levels its
+#: deferred children were put off to (``StoreArrays.child_f``): a node back for one
+#: child makes only the children due at that level, and none of the others' bounds
+#: again (b24c4 0.955-0.959 of the time, 5% fewer bounds; on floodtest, past
+#: ``DEFER_AFTER_NODES``, no gain, so other graphs keep no such byte a node).
 FEW_COLOURS = 4
 FEW_COLOURS_DEFER_BELOW_NODES = 1 << 16
 #: Seconds to grow a store array, per byte of the new array, and to re-insert a node into
@@ -175,7 +181,11 @@ class StoreArrays(NamedTuple):
     ``recent[g, :n_recent[g] % window]`` are the last sets stored with ``g`` moves on the
     level being expanded; ``supersets`` holds records of the store (``dominance``); row
     ``node % len(fronts)`` of ``fronts`` holds the frontier of ``node``'s set when its last
-    word is ``node + 1`` (0: empty), so it stays right as long as records keep their rows."""
+    word is ``node + 1`` (0: empty), so it stays right as long as records keep their rows.
+    ``child_f[node]`` (when kept) is 0 until ``node`` is expanded, then holds a byte per
+    colour: the ``f`` its child was deferred at (a lower bound on the child's), or 255
+    when the child needs no more work (stored, found, dominated, pruned, or unable to
+    beat the answer)."""
 
     nodes: np.ndarray  #: (capacity, words + 2) uint64
     table: np.ndarray  #: (2^k,) uint64, hash tag << 32 | node + 1
@@ -185,6 +195,7 @@ class StoreArrays(NamedTuple):
     n_recent: np.ndarray  #: (ub + 1,) int64
     supersets: dominance.Supersets
     fronts: np.ndarray  #: (FRONT_CACHE_SLOTS, words + 1) uint64
+    child_f: np.ndarray  #: (capacity,) uint64, or (0,) when not kept (``KEEP_CHILD_F_COLOURS``)
 
 
 @kernel
@@ -200,11 +211,12 @@ def _astar_run(graph, adj_bits, colour_adj, store, ctr, absorbs, budget, shape):
     ``ctr[UB]`` (that answer is optimal), ``NEED_NODES``/``NEED_TABLE`` when the store
     must grow before the next node, ``SLICE_DONE`` when the budget is spent."""
     colour_mask, region_colour = graph.colour_mask, graph.region_colour
-    nodes, table, heads, hi, recent, n_recent, supersets, fronts = store
+    nodes, table, heads, hi, recent, n_recent, supersets, fronts, child_f = store
     n_fronts = fronts.shape[0]
     n_regions = region_colour.shape[0]
     words = len(shape)
     n_col = colour_mask.shape[0]
+    keeps = child_f.shape[0] > 0 and n_col <= 8  # a byte per colour
     flooded = local_words(shape)
     front = local_words(shape)
     front_p = local_words(shape)
@@ -239,9 +251,32 @@ def _astar_run(graph, adj_bits, colour_adj, store, ctr, absorbs, budget, shape):
             continue
         budget -= 1
         ctr[EXPANDED] += 1
+        parent = _parent_of(nodes[node, words])
+        known = np.uint64(0)
+        if keeps:
+            known = child_f[node]
+            if known != np.uint64(0):
+                # expanded before, and back for a deferred child: only the children
+                # deferred to this level need work; if none is, the node goes back to
+                # the lowest level of the others without its frontier worked out
+                low = ctr[UB]
+                work = False
+                for c in range(n_col):
+                    v = np.int64((known >> np.uint64(8 * c)) & np.uint64(255))
+                    if v == 255:
+                        continue
+                    if v <= f:
+                        work = True
+                    elif v < low:
+                        low = v
+                if not work:
+                    if low < ctr[UB]:
+                        nodes[node, words] = _link(parent, heads[low, g])
+                        heads[low, g] = node
+                        hi[low] = max(hi[low], g)
+                    continue
 
         # the node's frontier, and (for order-free pairs) the part of it its parent had
-        parent = _parent_of(nodes[node, words])
         p = np.int64((meta >> np.uint64(8)) & np.uint64(0xFFFFFF))
         for w in range(words):
             flooded[w] = nodes[node, w]
@@ -313,9 +348,20 @@ def _astar_run(graph, adj_bits, colour_adj, store, ctr, absorbs, budget, shape):
         # their levels, and makes them again if the search gets there
         defer = ctr[N_NODES] > ctr[DEFER_AFTER] or ctr[N_NODES] < ctr[DEFER_BELOW]
         deferred = ctr[UB]
+        now_known = np.uint64(0xFFFFFFFFFFFFFFFF)
         for c in range(n_col):
             if not absorbs[c]:
                 continue
+            if known != np.uint64(0):
+                v = np.int64((known >> np.uint64(8 * c)) & np.uint64(255))
+                if v == 255:
+                    continue
+                if v > f:
+                    # still above this level: deferred again, its bound not worked out
+                    if v < ctr[UB]:
+                        deferred = min(deferred, v)
+                        now_known &= ~(np.uint64(255 - v) << np.uint64(8 * c))
+                    continue
             fresh = True
             if forced >= 0:
                 if c != forced:
@@ -392,6 +438,8 @@ def _astar_run(graph, adj_bits, colour_adj, store, ctr, absorbs, budget, shape):
             # move or two long, the lookups of deferred children took a fifth of the time)
             if defer and f2 > f:
                 deferred = min(deferred, f2)
+                if keeps:
+                    now_known &= ~(np.uint64(255 - min(f2, 254)) << np.uint64(8 * c))
                 continue
             # the index's buckets start loading with the table's slot
             sig = dominance.keys_of(child, g2, supersets, shape)
@@ -410,6 +458,8 @@ def _astar_run(graph, adj_bits, colour_adj, store, ctr, absorbs, budget, shape):
                 nodes[n, w] = child[w]
             nodes[n, words] = _link(node, heads[f2, g2])
             nodes[n, words + 1] = _meta(g2, c, np.uint64(0))
+            if keeps:
+                child_f[n] = 0
             if found >= 0:
                 nodes[found, words + 1] |= DEAD
                 table_repoint(table, h, found, n)
@@ -425,6 +475,8 @@ def _astar_run(graph, adj_bits, colour_adj, store, ctr, absorbs, budget, shape):
                     recent[g2, slot, w] = child[w]
                 n_recent[g2] += 1
             ctr[CUR_F] = min(ctr[CUR_F], f2)
+        if keeps:
+            child_f[node] = now_known
         if deferred < ctr[UB]:
             nodes[node, words] = _link(parent, heads[deferred, g])
             heads[deferred, g] = node
@@ -474,6 +526,7 @@ class _Store:
     def __init__(self, words: int, ub: int, capacity: int, index_bytes: float) -> None:
         self.words = words
         self.nodes = np.zeros((capacity, words + 2), dtype=np.uint64)
+        self.child_f = np.zeros(0, dtype=np.uint64)
         self.table = np.zeros(capacity * 2, dtype=np.uint64)
         self.index_bytes = index_bytes
         self.slots = dominance.SLOTS
@@ -493,9 +546,11 @@ class _Store:
         return dominance.index_shape(self.table.shape[0], self.index_bytes, self.slots)
 
     @classmethod
-    def take(cls, words: int, ub: int, capacity: int, index_bytes: float, slots: int = dominance.SLOTS) -> _Store:
+    def take(cls, words: int, ub: int, capacity: int, index_bytes: float, slots: int = dominance.SLOTS,
+             child_f: bool = False) -> _Store:
         """A store for a search (``index_bytes``: the most its superset index may take;
-        ``slots``: the states a bucket of it keeps)."""
+        ``slots``: the states a bucket of it keeps; ``child_f``: whether it keeps its
+        nodes' deferred children's levels, ``StoreArrays.child_f``)."""
         st = cls._spare.pop(words, None)
         if st is None or st.capacity != capacity or st.index_bytes != index_bytes:
             st = cls(words, ub, capacity, index_bytes)
@@ -504,6 +559,8 @@ class _Store:
             st.supersets = dominance.index_off(words)
             st._reset(ub)
         st.slots = slots
+        if bool(st.child_f.size) != child_f:
+            st.child_f = np.zeros(st.capacity if child_f else 0, dtype=np.uint64)
         return st
 
     def release(self) -> None:
@@ -516,17 +573,22 @@ class _Store:
 
     def arrays(self) -> StoreArrays:
         return StoreArrays(
-            self.nodes, self.table, self.heads, self.hi, self.recent, self.n_recent, self.supersets, self.fronts
+            self.nodes, self.table, self.heads, self.hi, self.recent, self.n_recent, self.supersets, self.fronts,
+            self.child_f,
         )
 
     def nbytes(self) -> int:
         return (self.nodes.nbytes + self.table.nbytes + self.heads.nbytes + self.recent.nbytes
-                + self.supersets.buckets.nbytes)
+                + self.supersets.buckets.nbytes + self.child_f.nbytes)
 
     def grow_nodes(self, n_used: int) -> None:
         new = np.empty((self.capacity * 2, self.words + 2), dtype=np.uint64)
         new[:n_used] = self.nodes[:n_used]
         self.nodes = new
+        if self.child_f.size:
+            child_f = np.zeros(self.capacity, dtype=np.uint64)
+            child_f[:n_used] = self.child_f[:n_used]
+            self.child_f = child_f
 
     def grow_table(self, n_used: int) -> int:
         self.table = np.empty(self.table.shape[0] * 2, dtype=np.uint64)
@@ -585,6 +647,7 @@ def search(
     defer_after: int | None = None,
     defer_below: int | None = None,
     deepen: bool = True,
+    keep_child_f: bool | None = None,
     store_share: float = STORE_SHARE,
 ) -> Outcome:
     """A* from the start position, proving ``incumbent`` optimal or finding better.
@@ -596,8 +659,8 @@ def search(
     goes on by iterative deepening from the open nodes (``deepening``), in the memory it
     has; with ``deepen=False`` it stops there instead (``stopped == "memory"``).
     ``defer_after`` and ``defer_below`` (stored nodes; by default from the graph's size,
-    ``is_small``) and ``store_share`` (of the cap, for the store) are for tests and
-    the warm-up."""
+    ``is_small``), ``keep_child_f`` (by default on graphs of ``FEW_COLOURS``) and
+    ``store_share`` (of the cap, for the store) are for tests and the warm-up."""
     best = list(incumbent)
     pg = padded(graph)
     words, shape, adj_bits, root = len(pg.root), pg.shape, pg.adj_bits, pg.root
@@ -613,14 +676,17 @@ def search(
     first = FIRST_CAPACITY
     while first > 16 and first * (words + 2 + 2) * 8 > store_cap:
         first //= 2
-    st = _Store.take(words, ub, first, store_cap * INDEX_SHARE, dominance.slots_for(graph.n_colours))
+    few = graph.n_colours <= FEW_COLOURS
+    st = _Store.take(words, ub, first, store_cap * INDEX_SHARE, dominance.slots_for(graph.n_colours),
+                     child_f=few if keep_child_f is None else keep_child_f)
     due = _Helpers(helpers, control)
     try:
         _plant_root(st.nodes, st.table, root)
+        if st.child_f.size:
+            st.child_f[0] = 0
         st.heads[root_bound, 0] = 0
         st.hi[root_bound] = 0
         small = is_small(graph)
-        few = graph.n_colours <= FEW_COLOURS
         if defer_after is None:
             defer_after = 0 if small else DEFER_AFTER_NODES
         if defer_below is None:
