@@ -1,16 +1,53 @@
 """Numba settings in one place: every kernel is compiled with these options, and loaded
 from numba's disk cache without the steps of numba's loading it does not need: the
 compiler's registries, parsing the bitcode cached beside its machine code, and the
-imports of numba's own modules and of ``numpy.ma`` (``load_from_cache_lean``)."""
+imports of numba's own modules and of ``numpy.ma`` (``load_from_cache_lean``), and
+numba itself is imported without two modules only a compile or a config file needs
+(``import_numba``)."""
 
 from __future__ import annotations
 
 import contextlib
+import importlib
+import importlib.util
 import os
 import struct
 import sys
+from types import ModuleType
 
-import numba
+#: The file numba reads its settings from, in the working directory, with PyYAML.
+NUMBA_CONFIG_FILE = ".numba_config.yaml"
+
+
+def import_numba() -> ModuleType:
+    """``import numba``, without the two imports of its own start that a run from the
+    disk cache never uses: PyYAML, which numba imports to read ``NUMBA_CONFIG_FILE``
+    (imported as usual when that file is there), and ``importlib.metadata``, which it
+    reads only when it compiles (its extensions' entry points), put in lazily: loaded
+    at its first use, by numba or by anyone else. Together about 50 ms of every start.
+    Both stay importable afterwards as usual."""
+    if "numba" in sys.modules:
+        return sys.modules["numba"]
+    if "importlib.metadata" not in sys.modules:
+        spec = importlib.util.find_spec("importlib.metadata")
+        if spec is not None and spec.loader is not None:
+            spec.loader = importlib.util.LazyLoader(spec.loader)
+            lazy = importlib.util.module_from_spec(spec)
+            sys.modules["importlib.metadata"] = lazy
+            importlib.metadata = lazy  # type: ignore[attr-defined]  # (what an import sets)
+            spec.loader.exec_module(lazy)
+    hide_yaml = "yaml" not in sys.modules and not os.path.exists(NUMBA_CONFIG_FILE)
+    if hide_yaml:
+        sys.modules["yaml"] = None  # type: ignore[assignment]  # ``import yaml`` raises ImportError
+    try:
+        import numba
+    finally:
+        if hide_yaml and sys.modules.get("yaml", 0) is None:
+            del sys.modules["yaml"]
+    return numba
+
+
+numba = import_numba()
 
 #: Options for every kernel (njit is nopython): cached on disk so later runs start at once.
 JIT_OPTIONS = {"cache": True, "nogil": True}

@@ -10,7 +10,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from colorit._jit import FULL_LOAD_ENV, RUNTIME_CACHE_PREFIX, defined_symbols, kernel, load_from_cache_lean, prefetch
+from colorit._jit import (
+    FULL_LOAD_ENV,
+    NUMBA_CONFIG_FILE,
+    RUNTIME_CACHE_PREFIX,
+    defined_symbols,
+    kernel,
+    load_from_cache_lean,
+    prefetch,
+)
 
 
 @kernel
@@ -39,6 +47,52 @@ def test_prefetch_compiles_and_changes_no_result() -> None:
 def test_prefetch_takes_a_row_of_a_2d_table() -> None:
     table = np.arange(40, dtype=np.int32).reshape(20, 2)
     assert _prefetch_row(table, 7) == 15
+
+
+# --- numba imported without PyYAML and with ``importlib.metadata`` lazy (``import_numba``)
+
+_IMPORTS = """
+import sys
+import colorit._jit
+print('yaml' in sys.modules, type(sys.modules['importlib.metadata']).__name__ == 'module')
+import importlib.metadata
+import numpy
+print(importlib.metadata.version('numpy') == numpy.__version__)
+import numba.core.config
+print(numba.core.config._HAVE_YAML)
+try:
+    import yaml
+except ImportError:
+    print('no yaml')
+else:
+    print(yaml.safe_load('a: 1') == {'a': 1})
+"""
+
+
+def _imports_in(cwd: Path) -> list[str]:
+    done = subprocess.run([sys.executable, "-c", _IMPORTS], capture_output=True, text=True, cwd=cwd, timeout=120,
+                          env={k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")})
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
+def test_numba_starts_without_yaml_and_reads_metadata_only_when_used(tmp_path: Path) -> None:
+    """With no numba config file in the working directory, importing the kernels leaves
+    PyYAML unimported (numba then reads no config file) and ``importlib.metadata`` not
+    yet executed; both still work when imported afterwards (PyYAML comes with dask,
+    when installed)."""
+    out = _imports_in(tmp_path)
+    assert out[:4] == ["False", "False", "True", "False"]
+    assert out[4] in ("True", "no")
+
+
+def test_a_numba_config_file_is_still_read(tmp_path: Path) -> None:
+    """With ``.numba_config.yaml`` in the working directory numba imports PyYAML and reads
+    it, as it does by itself (where PyYAML is installed)."""
+    pytest.importorskip("yaml")
+    (tmp_path / NUMBA_CONFIG_FILE).write_text("developer_mode: 0\n")
+    out = _imports_in(tmp_path)
+    assert out[0] == "True" and out[3] == "True"
 
 
 # --- cached kernels loaded without numba's compiler registries (``load_from_cache_lean``)
