@@ -347,40 +347,74 @@ def test_astar_defers_a_few_colours_search_longer(first_slices: list[int]) -> No
     assert first_slices[before:] == [SliceBudget().budget]
 
 
-def test_astar_keeps_deferred_childrens_levels_on_few_colours(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def last_counters(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """A*'s counters after the last kernel slice run while the test runs, and the size of
+    the store's ``child_f`` then."""
+    from colorit.solvers import astar
+
+    last: dict[str, int] = {}
+    run_slice = astar._run_slice
+
+    def recorded(pg, st, ctr, absorbs, budget):  # type: ignore[no-untyped-def]
+        status = run_slice(pg, st, ctr, absorbs, budget)
+        last.update(bounds=int(ctr[astar.BOUNDS]), dominated=int(ctr[astar.DOMINATED]),
+                    window_first=int(ctr[astar.WINDOW_FIRST]), kept=st.child_f.size)
+        return status
+
+    monkeypatch.setattr(astar, "_run_slice", recorded)
+    return last
+
+
+def few_colours_proof(graph: RegionGraph, last: dict[str, int], **kw: bool) -> tuple[int, dict[str, int]]:
+    """The length of A*'s proof on ``graph`` with the options ``kw``, and its counters."""
+    from colorit.solvers import astar
+    from colorit.solvers.linear import linear_moves
+
+    out = astar.search(graph, Control(Limits()), linear_moves(graph), **kw)
+    assert out.proven_optimal
+    return len(out.codes), dict(last)
+
+
+def test_astar_keeps_deferred_childrens_levels_on_few_colours(last_counters: dict[str, int]) -> None:
     """On a graph of at most ``FEW_COLOURS`` colours the store keeps, per node, the level
     each deferred child was put off to (``StoreArrays.child_f``), so a node expanded
     again works out fewer bounds; the proof is the same length either way. A graph of
     one colour more keeps no such array (its memory goes to nodes)."""
     from colorit.solvers import astar
-    from colorit.solvers.linear import linear_moves
 
-    last: dict[str, object] = {}
-    run_slice = astar._run_slice
+    for seed in (4, 8, 11):
+        few = RegionGraph.from_board(random_board(26, 26, astar.FEW_COLOURS, seed=seed))
+        kept_moves, kept = few_colours_proof(few, last_counters)
+        moves, plain = few_colours_proof(few, last_counters, keep_child_f=False)
+        assert kept_moves == moves
+        assert kept["bounds"] < plain["bounds"]
+        assert kept["kept"] > 0 and plain["kept"] == 0
+    more = RegionGraph.from_board(random_board(20, 20, astar.FEW_COLOURS + 1, seed=1))
+    moves, counters = few_colours_proof(more, last_counters)
+    assert counters["kept"] == 0
+    # the kernel keeps the levels whenever the store has the array (a byte a colour)
+    assert few_colours_proof(more, last_counters, keep_child_f=True)[0] == moves
 
-    def recorded(pg, st, ctr, absorbs, budget):  # type: ignore[no-untyped-def]
-        status = run_slice(pg, st, ctr, absorbs, budget)
-        last.update(bounds=int(ctr[astar.BOUNDS]), kept=st.child_f.size)
-        return status
 
-    monkeypatch.setattr(astar, "_run_slice", recorded)
-
-    def proof(graph: RegionGraph, **kw: bool) -> tuple[int, int, object]:
-        out = astar.search(graph, Control(Limits()), linear_moves(graph), **kw)
-        assert out.proven_optimal
-        return len(out.codes), int(last["bounds"]), last["kept"]  # type: ignore[call-overload]
+def test_astar_looks_in_the_window_before_the_bound_on_few_colours(last_counters: dict[str, int]) -> None:
+    """On a graph of at most ``FEW_COLOURS`` colours a child is compared with the window
+    of recent sets before its bound: the dominated ones cost no bound, so the search
+    works out fewer bounds and drops more children, for a proof of the same length.
+    Graphs of more colours compare after the bound, by default."""
+    from colorit.solvers import astar
 
     for seed in (4, 5, 6):
         few = RegionGraph.from_board(random_board(26, 26, astar.FEW_COLOURS, seed=seed))
-        kept_moves, kept_bounds, kept_size = proof(few)
-        moves, bounds, size = proof(few, keep_child_f=False)
-        assert kept_moves == moves
-        assert kept_bounds < bounds
-        assert kept_size > 0 and size == 0
+        first_moves, first = few_colours_proof(few, last_counters)
+        moves, after = few_colours_proof(few, last_counters, window_first=False)
+        assert first_moves == moves
+        assert first["window_first"] == 1 and after["window_first"] == 0
+        assert first["bounds"] < after["bounds"] and first["dominated"] > after["dominated"]
     more = RegionGraph.from_board(random_board(20, 20, astar.FEW_COLOURS + 1, seed=1))
-    assert proof(more)[2] == 0
-    # the kernel keeps the levels whenever the store has the array (a byte a colour)
-    assert proof(more, keep_child_f=True)[0] == proof(more)[0]
+    moves, counters = few_colours_proof(more, last_counters)
+    assert counters["window_first"] == 0
+    assert few_colours_proof(more, last_counters, window_first=True)[0] == moves
 
 
 def test_astar_plants_the_root_as_node_zero() -> None:
