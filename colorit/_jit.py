@@ -58,6 +58,53 @@ def kernel(fn):  # type: ignore[no-untyped-def]
     return numba.njit(**JIT_OPTIONS)(fn)
 
 
+class _SuperwordDispatcher(numba.core.registry.CPUDispatcher):  # type: ignore[misc,name-defined]
+    """A kernel compiled with LLVM's superword-level (SLP) vectorizer on at the widths
+    where it pays: numba leaves it off for every compile (``NUMBA_SLP_VECTORIZE``, off
+    since numba 0.57 after miscompilations were reported), and it is switched on here
+    for this kernel's compiles alone, under numba's compiler lock so that no other
+    compile sees it. The width is the length of the signature's tuple argument (the
+    kernels' compile-time ``shape``); at run-time widths it stays off."""
+
+    min_words = 1
+
+    def compile(self, sig):  # type: ignore[no-untyped-def]
+        from numba.core import sigutils, types
+        from numba.core.compiler_lock import global_compiler_lock
+
+        args, _ = sigutils.normalize_signature(sig)
+        words = max((t.count for t in args if isinstance(t, types.UniTuple)), default=0)
+        if words < self.min_words:
+            return super().compile(sig)
+        with global_compiler_lock:
+            previous = numba.core.config.SLP_VECTORIZE
+            numba.core.config.SLP_VECTORIZE = 1
+            try:
+                return super().compile(sig)
+            finally:
+                numba.core.config.SLP_VECTORIZE = previous
+
+
+def superword_kernel(min_words: int):  # type: ignore[no-untyped-def]
+    """``kernel``, with LLVM's SLP vectorizer on when it is compiled for sets of at least
+    ``min_words`` words: for a kernel whose word loops (unrolled at a compile-time
+    width) do the same bitwise step on each word of a set, which the vectorizer then
+    does several words at a time; on narrower sets the shuffling can cost more than it
+    spares. Only for plain bitwise work on unsigned words, each such kernel checked
+    against a plain one in its tests (the vectorizer is off by default for its past
+    miscompilations)."""
+
+    def decorate(fn):  # type: ignore[no-untyped-def]
+        options = {k: v for k, v in JIT_OPTIONS.items() if k != "cache"}
+        dispatcher = _SuperwordDispatcher(py_func=fn, locals={}, targetoptions={"nopython": True, **options})
+        dispatcher.min_words = min_words
+        if JIT_OPTIONS.get("cache"):
+            dispatcher.enable_caching()
+        return dispatcher
+
+    return decorate
+
+
 def _prefetch_intrinsic():  # type: ignore[no-untyped-def]
     from llvmlite import ir
     from numba.core import cgutils, types

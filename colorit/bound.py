@@ -20,9 +20,17 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._jit import kernel
+from ._jit import kernel, superword_kernel
 from .bitset import ctz, local_words, popcount
 from .graph import RegionGraph, colour_rows
+
+
+#: Widths (words a set) from which ``bound_bits`` is compiled with LLVM's SLP vectorizer
+#: (``_jit.superword_kernel``): on A*'s own calls (``benchmarks/bound_kernel.py``), the
+#: time per evaluation against the plain compile was 0.79-0.89 at 5 and 6 words (b24c4,
+#: b24c6), 0.84-1.03 at 4 (floodtest, b18c6), 0.98-1.00 at 3 and 1.12-1.13 at 2
+#: (b12c12, b10c15).
+SUPERWORD_MIN_WORDS = 4
 
 
 class BoundScratch(NamedTuple):
@@ -221,7 +229,7 @@ def bound_bits_many_colours(flooded, front, colour_mask, adj_bits, shape, limit)
             layer[w] &= ~expanded[w]
 
 
-@kernel
+@superword_kernel(min_words=SUPERWORD_MIN_WORDS)
 def bound_bits(flooded, front, colour_mask, colour_adj, adj_bits, shape, limit):  # type: ignore[no-untyped-def]
     """``elimination_bound`` on bitset adjacency rows (``adj_bits[r]`` = neighbours of r,
     ``colour_adj[c]`` = neighbours of colour c's regions, ``graph.colour_rows``): the same
@@ -245,7 +253,10 @@ def bound_bits(flooded, front, colour_mask, colour_adj, adj_bits, shape, limit):
 
     Once the bound is known to exceed ``limit`` (moves counted plus one per colour still
     present), that lower value is returned at once: a search that only needs to know
-    whether a node can beat its best answer is spared the rest."""
+    whether a node can beat its best answer is spared the rest.
+
+    From ``SUPERWORD_MIN_WORDS`` words it is compiled with LLVM's SLP vectorizer, which
+    does the word loops' bitwise steps several words at a time."""
     n_col = colour_mask.shape[0]
     words = len(shape)
     expanded = local_words(shape)

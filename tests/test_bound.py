@@ -6,7 +6,7 @@ search, from the start and from positions reached by random moves."""
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import naive
@@ -205,3 +205,38 @@ def test_search_width_kernel_agrees(board: Board, picks: list[int]) -> None:
         for limit in range(bound + 2):
             got = bound_bits(fl, fr, pg.arrays.colour_mask, pg.colour_adj, pg.adj_bits, pg.shape, limit)
             assert got == lower_bound(g, flooded, limit)
+
+
+@settings(STABLE, max_examples=25)
+@given(st.sampled_from([(17, 8), (20, 6), (22, 8), (24, 8), (25, 9)]), st.integers(1, 10_000),
+       st.lists(st.integers(0, 8), min_size=1, max_size=30))
+def test_the_vectorised_widths_agree_with_the_list_kernel(size_colours: tuple[int, int], seed: int,
+                                                          picks: list[int]) -> None:
+    """At 4 to 8 words, the widths ``bound_bits`` is compiled for with LLVM's SLP
+    vectorizer on (``SUPERWORD_MIN_WORDS``), it agrees with the list kernel (no bitsets,
+    no vectorizing) at every limit, along random games."""
+    from colorit.bound import SUPERWORD_MIN_WORDS
+    from colorit.generate import random_board
+
+    side, colours = size_colours
+    g = RegionGraph.from_board(random_board(side, side, colours, seed=seed))
+    pg = padded(g)
+    words = len(pg.root)
+    assume(SUPERWORD_MIN_WORDS <= words <= 8)  # (a few 25x25 boards pass 512 regions)
+    assert isinstance(pg.shape, tuple)
+    moves = [p % g.n_colours for p in picks]
+    for flooded in states_along(g, moves):
+        fl, fr = pad_words(flooded, words), pad_words(front_of(g, flooded), words)
+        bound = lower_bound(g, flooded)
+        for limit in (0, bound // 2, bound - 1, bound, bound + 3):
+            got = bound_bits(fl, fr, pg.arrays.colour_mask, pg.colour_adj, pg.adj_bits, pg.shape, limit)
+            assert got == lower_bound(g, flooded, limit)
+
+
+def test_the_sizes_of_the_vectorised_test_cover_every_vectorised_width() -> None:
+    """The boards the test above draws from land at every width from 4 to 8 words."""
+    from colorit.generate import random_board
+
+    widths = {len(padded(RegionGraph.from_board(random_board(s, s, c, seed=1))).root)
+              for s, c in [(17, 8), (20, 6), (22, 8), (24, 8), (25, 9)]}
+    assert widths == {4, 5, 6, 7, 8}

@@ -18,6 +18,7 @@ from colorit._jit import (
     kernel,
     load_from_cache_lean,
     prefetch,
+    superword_kernel,
 )
 
 
@@ -47,6 +48,52 @@ def test_prefetch_compiles_and_changes_no_result() -> None:
 def test_prefetch_takes_a_row_of_a_2d_table() -> None:
     table = np.arange(40, dtype=np.int32).reshape(20, 2)
     assert _prefetch_row(table, 7) == 15
+
+
+# --- kernels compiled with LLVM's SLP vectorizer at wide widths (``superword_kernel``)
+
+
+@superword_kernel(min_words=3)
+def _missing_bits(a, b, shape):  # type: ignore[no-untyped-def]
+    """Bits of ``a`` not in ``b``, word by word (a word loop the vectorizer takes)."""
+    total = 0
+    for w in range(len(shape)):
+        x = a[w] & ~b[w]
+        while x != np.uint64(0):
+            x &= x - np.uint64(1)
+            total += 1
+    return total
+
+
+def test_a_superword_kernel_computes_what_numpy_does_at_every_width() -> None:
+    rng = np.random.default_rng(3)
+    for words in range(1, 9):
+        a, b = (rng.integers(0, 1 << 63, size=words, dtype=np.int64).astype(np.uint64) for _ in range(2))
+        expected = sum(bin(int(x) & ~int(y)).count("1") for x, y in zip(a, b))
+        assert _missing_bits(a, b, (0,) * words) == expected
+
+
+def test_the_vectorizer_is_on_for_wide_compiles_only_and_switched_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A superword kernel's compile at ``min_words`` or more words runs with numba's SLP
+    setting on; below that, and for every other compile, it stays as numba has it."""
+    import numba
+    from numba.core.registry import CPUDispatcher
+
+    seen: list[int] = []
+    real = CPUDispatcher.compile
+
+    def spy(self, sig):  # type: ignore[no-untyped-def]
+        seen.append(numba.core.config.SLP_VECTORIZE)
+        return real(self, sig)
+
+    monkeypatch.setattr(CPUDispatcher, "compile", spy)
+    before = numba.core.config.SLP_VECTORIZE
+    strided = np.zeros(8, dtype=np.uint64)[::2]  # a layout no other test compiles for
+    for width, slp in ((2, before), (3, 1), (4, 1)):
+        seen.clear()
+        assert _missing_bits(strided[:width], strided[:width], (0,) * width) == 0
+        assert seen and seen[0] == slp
+        assert numba.core.config.SLP_VECTORIZE == before
 
 
 # --- numba imported without PyYAML and with ``importlib.metadata`` lazy (``import_numba``)
