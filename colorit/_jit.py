@@ -55,7 +55,22 @@ JIT_OPTIONS = {"cache": True, "nogil": True}
 
 def kernel(fn):  # type: ignore[no-untyped-def]
     """Compile ``fn`` (a plain function over arrays and scalars) with the project's options."""
-    return numba.njit(**JIT_OPTIONS)(fn)
+    return _without_extension_scan(numba.njit(**JIT_OPTIONS)(fn))
+
+
+def _no_scan() -> None:
+    """(colorit's kernels use no numba extension: see ``_without_extension_scan``)"""
+
+
+def _without_extension_scan(dispatcher):  # type: ignore[no-untyped-def]
+    """``dispatcher``, without numba's scan of every installed distribution for its
+    extensions' entry points before its first call: numba makes it even when the kernel
+    then loads from the disk cache (10-35 ms of a start, with ``importlib.metadata``'s
+    import), and colorit's kernels use no extension. A compile still makes the scan
+    (numba's target context does when it loads its registries), and other code's
+    kernels make it as usual."""
+    dispatcher._compilation_chain_init_hook = _no_scan
+    return dispatcher
 
 
 class _SuperwordDispatcher(numba.core.registry.CPUDispatcher):  # type: ignore[misc,name-defined]
@@ -100,7 +115,7 @@ def superword_kernel(min_words: int):  # type: ignore[no-untyped-def]
         dispatcher.min_words = min_words
         if JIT_OPTIONS.get("cache"):
             dispatcher.enable_caching()
-        return dispatcher
+        return _without_extension_scan(dispatcher)
 
     return decorate
 

@@ -225,6 +225,34 @@ def test_a_cached_kernel_loads_without_the_compiler_and_a_new_one_compiles(tmp_p
     assert _run_probe(tmp_path, _ALLOCATION_MODULE, **{FULL_LOAD_ENV: "1"}) == (expected, "True")
 
 
+_RUN_SCAN = """
+import sys
+import numpy as np
+import lean_probe  # (colorit's kernels imported first: they import numba)
+import numba
+print(lean_probe.weighted(np.arange(3), np.arange(3)).tolist())
+print(type(sys.modules['importlib.metadata']).__name__)
+print(numba.njit(lambda x: x + 1)(1))  # another kernel, not colorit's: numba's own hooks
+print(type(sys.modules['importlib.metadata']).__name__)
+"""
+
+
+def test_a_cached_kernel_loads_without_numbas_extension_scan(tmp_path: Path) -> None:
+    """Loading a colorit kernel from the cache makes no scan for numba extensions
+    (``importlib.metadata`` stays unloaded); compiling it does (numba's registries do),
+    and a kernel that is not colorit's still makes it before its first call."""
+    (tmp_path / "lean_probe.py").write_text(_KERNEL_SOURCE)
+
+    def run() -> list[str]:
+        done = subprocess.run([sys.executable, "-c", _RUN_SCAN], capture_output=True, text=True,
+                              env=_probe_env(tmp_path), timeout=300)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split("\n")[:4]
+
+    assert run() == ["[0, 1, 4]", "module", "2", "module"]  # compiled: numba scanned
+    assert run() == ["[0, 1, 4]", "_LazyModule", "2", "module"]  # loaded: no scan until numba's own
+
+
 def test_a_kernel_compiled_after_lean_loads_links_the_cached_kernel_it_calls(tmp_path: Path) -> None:
     (tmp_path / "lean_probe.py").write_text(_KERNEL_SOURCE)
     assert _run_probe(tmp_path)[0] == "[0, 2, 6, 12, 20]"  # compiled and cached
