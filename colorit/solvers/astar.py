@@ -108,7 +108,7 @@ SMALL_FIRST_SLICE = 2048
 #: searches 1.12 (docs/benchmarks.md). Their stores also keep, per node, the levels its
 #: deferred children were put off to (``StoreArrays.child_f``): a node back for one
 #: child makes only the children due at that level, and none of the others' bounds
-#: again (b24c4 0.955-0.959 of the time, 5% fewer bounds; on floodtest, past
+#: again (b24c4 0.955-0.964 of the time, 5% fewer bounds; on floodtest, past
 #: ``DEFER_AFTER_NODES``, no gain, so other graphs keep no such byte a node). And there a
 #: child is compared with the window of recent sets (``dominance.in_window``) before its
 #: bound, not after: a tenth of the children bounded on b24c4 were dominated by one, and
@@ -199,7 +199,7 @@ class StoreArrays(NamedTuple):
     n_recent: np.ndarray  #: (ub + 1,) int64
     supersets: dominance.Supersets
     fronts: np.ndarray  #: (FRONT_CACHE_SLOTS, words + 1) uint64
-    child_f: np.ndarray  #: (capacity,) uint64, or (0,) when not kept (``KEEP_CHILD_F_COLOURS``)
+    child_f: np.ndarray  #: (capacity,) uint64, kept on graphs of ``FEW_COLOURS``; else (0,)
 
 
 @kernel
