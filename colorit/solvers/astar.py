@@ -162,6 +162,21 @@ def _meta(g, move, flags):  # type: ignore[no-untyped-def]
     return (np.uint64(g) << np.uint64(32)) | (np.uint64(move & 0xFFFFFF) << np.uint64(8)) | flags
 
 
+# --- a node's deferred children (``StoreArrays.child_f``): a byte per colour, 255 = done
+
+
+@kernel
+def _child_level(known, c):  # type: ignore[no-untyped-def]
+    return np.int64((known >> np.uint64(8 * c)) & np.uint64(255))
+
+
+@kernel
+def _with_child_level(known, c, level):  # type: ignore[no-untyped-def]
+    """``known`` (all bytes 255 where nothing is written yet) with colour ``c``'s byte
+    set to ``level`` (at most 254)."""
+    return known & ~(np.uint64(255 - level) << np.uint64(8 * c))
+
+
 @kernel
 def _table_rebuild(table, nodes, n_nodes, words):  # type: ignore[no-untyped-def]
     table[:] = 0
@@ -267,7 +282,7 @@ def _astar_run(graph, adj_bits, colour_adj, store, ctr, absorbs, budget, shape):
                 low = ctr[UB]
                 work = False
                 for c in range(n_col):
-                    v = np.int64((known >> np.uint64(8 * c)) & np.uint64(255))
+                    v = _child_level(known, c)
                     if v == 255:
                         continue
                     if v <= f:
@@ -358,14 +373,14 @@ def _astar_run(graph, adj_bits, colour_adj, store, ctr, absorbs, budget, shape):
             if not absorbs[c]:
                 continue
             if known != np.uint64(0):
-                v = np.int64((known >> np.uint64(8 * c)) & np.uint64(255))
+                v = _child_level(known, c)
                 if v == 255:
                     continue
                 if v > f:
                     # still above this level: deferred again, its bound not worked out
                     if v < ctr[UB]:
                         deferred = min(deferred, v)
-                        now_known &= ~(np.uint64(255 - v) << np.uint64(8 * c))
+                        now_known = _with_child_level(now_known, c, v)
                     continue
             fresh = True
             if forced >= 0:
@@ -449,7 +464,7 @@ def _astar_run(graph, adj_bits, colour_adj, store, ctr, absorbs, budget, shape):
             if defer and f2 > f:
                 deferred = min(deferred, f2)
                 if keeps:
-                    now_known &= ~(np.uint64(255 - min(f2, 254)) << np.uint64(8 * c))
+                    now_known = _with_child_level(now_known, c, min(f2, 254))
                 continue
             # the index's buckets start loading with the table's slot
             sig = dominance.keys_of(child, g2, supersets, shape)
