@@ -397,6 +397,26 @@ def test_astar_keeps_deferred_childrens_levels_on_few_colours(last_counters: dic
     assert few_colours_proof(more, last_counters, keep_child_f=True)[0] == moves
 
 
+def test_astar_keeps_deferred_childrens_levels_on_small_graphs(last_counters: dict[str, int]) -> None:
+    """A small graph (``is_small``: its whole search defers) of up to
+    ``CHILD_LEVEL_COLOURS`` colours keeps its deferred children's levels too, for fewer
+    bounds and a proof of the same length; a small graph of more colours than a word has
+    bytes keeps none."""
+    from colorit.solvers import astar
+
+    for side, colours, seed in ((14, 6, 1), (14, 6, 4), (13, astar.CHILD_LEVEL_COLOURS, 5)):
+        small = RegionGraph.from_board(random_board(side, side, colours, seed=seed))
+        assert astar.is_small(small) and small.n_colours > astar.FEW_COLOURS
+        kept_moves, kept = few_colours_proof(small, last_counters)
+        moves, plain = few_colours_proof(small, last_counters, keep_child_f=False)
+        assert kept_moves == moves
+        assert kept["kept"] > 0 and plain["kept"] == 0
+        assert kept["bounds"] < plain["bounds"]
+    many = RegionGraph.from_board(random_board(8, 8, astar.CHILD_LEVEL_COLOURS + 2, seed=1))
+    assert astar.is_small(many)
+    assert few_colours_proof(many, last_counters)[1]["kept"] == 0
+
+
 def test_astar_looks_in_the_window_before_the_bound_on_few_colours(last_counters: dict[str, int]) -> None:
     """On a graph of at most ``FEW_COLOURS`` colours a child is compared with the window
     of recent sets before its bound: the dominated ones cost no bound, so the search

@@ -31,8 +31,8 @@ current level are neither looked up nor stored, and their parent goes back to th
 list at the lowest of their levels, to make them again only if the search gets there (it
 usually ends a level below). That keeps memory close to the number of nodes expanded,
 and spares the lookups of children that are mostly never made again. On graphs of few
-colours a node also keeps the level each deferred child was put off to, so when it is
-expanded again only the children due then are made. A search's first
+colours (and on small graphs) a node also keeps the level each deferred child was put
+off to, so when it is expanded again only the children due then are made. A search's first
 ``DEFER_BELOW_NODES`` stored nodes are expanded that way too (on graphs of up to 16
 colours): its answer is then still loose (lookahead's is a few moves long), and what it
 would store a level up is mostly never expanded. On small graphs (colours x regions up
@@ -115,6 +115,12 @@ SMALL_FIRST_SLICE = 2048
 #: b24c4 takes 0.963-0.968 of the time (floodtest, the same for every graph: 1.49).
 FEW_COLOURS = 4
 FEW_COLOURS_DEFER_BELOW_NODES = 1 << 16
+#: Small graphs (``SMALL_GRAPH_SIZE``) of at most this many colours keep their deferred
+#: children's levels too (``StoreArrays.child_f``, a byte per colour in a word): their
+#: whole search defers, and a seventh of pc19's expansions are of nodes back for a
+#: deferred child. pc19 0.966 of the time (4% fewer bounds), random small boards of 7
+#: and 8 colours 0.93-0.94, of 5 and 6 colours 0.98-1.0 (docs/benchmarks.md).
+CHILD_LEVEL_COLOURS = 8
 #: Seconds to grow a store array, per byte of the new array, and to re-insert a node into
 #: a grown table (measured: 0.4 ns and 150 ns; doubled): a grow that would run past the
 #: deadline is not started.
@@ -214,7 +220,7 @@ class StoreArrays(NamedTuple):
     n_recent: np.ndarray  #: (ub + 1,) int64
     supersets: dominance.Supersets
     fronts: np.ndarray  #: (FRONT_CACHE_SLOTS, words + 1) uint64
-    child_f: np.ndarray  #: (capacity,) uint64, kept on graphs of ``FEW_COLOURS``; else (0,)
+    child_f: np.ndarray  #: (capacity,) uint64, kept on graphs of ``FEW_COLOURS`` and small ones (``CHILD_LEVEL_COLOURS``); else (0,)
 
 
 @kernel
@@ -235,7 +241,7 @@ def _astar_run(graph, adj_bits, colour_adj, store, ctr, absorbs, budget, shape):
     n_regions = region_colour.shape[0]
     words = len(shape)
     n_col = colour_mask.shape[0]
-    keeps = child_f.shape[0] > 0 and n_col <= 8  # a byte per colour
+    keeps = child_f.shape[0] > 0 and n_col <= CHILD_LEVEL_COLOURS  # a byte per colour
     window_first = ctr[WINDOW_FIRST] != 0
     flooded = local_words(shape)
     front = local_words(shape)
@@ -685,7 +691,8 @@ def search(
     goes on by iterative deepening from the open nodes (``deepening``), in the memory it
     has; with ``deepen=False`` it stops there instead (``stopped == "memory"``).
     ``defer_after`` and ``defer_below`` (stored nodes; by default from the graph's size,
-    ``is_small``), ``keep_child_f`` and ``window_first`` (by default on graphs of
+    ``is_small``), ``keep_child_f`` (by default on graphs of ``FEW_COLOURS`` and small
+    ones of up to ``CHILD_LEVEL_COLOURS``), ``window_first`` (by default on graphs of
     ``FEW_COLOURS``) and ``store_share`` (of the cap, for the store) are for tests and
     the warm-up."""
     best = list(incumbent)
@@ -704,8 +711,11 @@ def search(
     while first > 16 and first * (words + 2 + 2) * 8 > store_cap:
         first //= 2
     few = graph.n_colours <= FEW_COLOURS
+    small = is_small(graph)
+    if keep_child_f is None:
+        keep_child_f = few or (small and graph.n_colours <= CHILD_LEVEL_COLOURS)
     st = _Store.take(words, ub, first, store_cap * INDEX_SHARE, dominance.slots_for(graph.n_colours),
-                     child_f=few if keep_child_f is None else keep_child_f)
+                     child_f=keep_child_f)
     due = _Helpers(helpers, control)
     try:
         _plant_root(st.nodes, st.table, root)
@@ -713,7 +723,6 @@ def search(
             st.child_f[0] = 0
         st.heads[root_bound, 0] = 0
         st.hi[root_bound] = 0
-        small = is_small(graph)
         if defer_after is None:
             defer_after = 0 if small else DEFER_AFTER_NODES
         if defer_below is None:
