@@ -220,7 +220,7 @@ class StoreArrays(NamedTuple):
     n_recent: np.ndarray  #: (ub + 1,) int64
     supersets: dominance.Supersets
     fronts: np.ndarray  #: (FRONT_CACHE_SLOTS, words + 1) uint64
-    child_f: np.ndarray  #: (capacity,) uint64, kept on graphs of ``FEW_COLOURS`` and small ones (``CHILD_LEVEL_COLOURS``); else (0,)
+    child_f: np.ndarray  #: (capacity,) uint64 where kept (``search``'s ``keep_child_f``), else (0,)
 
 
 @kernel
