@@ -152,6 +152,14 @@ def _link(parent, nxt):  # type: ignore[no-untyped-def]
 
 
 @kernel
+def _push(nodes, heads, hi, node, parent, f, g, words):  # type: ignore[no-untyped-def]
+    """Put ``node`` (child of ``parent``) first in the open bucket ``(f, g)``."""
+    nodes[node, words] = _link(parent, heads[f, g])
+    heads[f, g] = node
+    hi[f] = max(hi[f], g)
+
+
+@kernel
 def _parent_of(link):  # type: ignore[no-untyped-def]
     p = link >> np.uint64(32)
     return np.int64(-1) if p == NONE else np.int64(p)
@@ -297,9 +305,7 @@ def _astar_run(graph, adj_bits, colour_adj, store, ctr, absorbs, budget, shape):
                         low = v
                 if not work:
                     if low < ctr[UB]:
-                        nodes[node, words] = _link(parent, heads[low, g])
-                        heads[low, g] = node
-                        hi[low] = max(hi[low], g)
+                        _push(nodes, heads, hi, node, parent, low, g, words)
                     continue
 
         # the node's frontier, and (for order-free pairs) the part of it its parent had
@@ -487,7 +493,7 @@ def _astar_run(graph, adj_bits, colour_adj, store, ctr, absorbs, budget, shape):
             ctr[N_NODES] = n + 1
             for w in range(words):
                 nodes[n, w] = child[w]
-            nodes[n, words] = _link(node, heads[f2, g2])
+            _push(nodes, heads, hi, n, node, f2, g2, words)
             nodes[n, words + 1] = _meta(g2, c, np.uint64(0))
             if keeps:
                 child_f[n] = 0
@@ -497,8 +503,6 @@ def _astar_run(graph, adj_bits, colour_adj, store, ctr, absorbs, budget, shape):
             else:
                 table_put(table, -1 - found, h, n)
                 ctr[TABLE_USED] += 1
-            heads[f2, g2] = n
-            hi[f2] = max(hi[f2], g2)
             dominance.add(n, sig, supersets)
             if f2 <= f:
                 slot = n_recent[g2] % recent.shape[1]
@@ -509,9 +513,7 @@ def _astar_run(graph, adj_bits, colour_adj, store, ctr, absorbs, budget, shape):
         if keeps:
             child_f[node] = now_known
         if deferred < ctr[UB]:
-            nodes[node, words] = _link(parent, heads[deferred, g])
-            heads[deferred, g] = node
-            hi[deferred] = max(hi[deferred], g)
+            _push(nodes, heads, hi, node, parent, deferred, g, words)
         if improved:
             return IMPROVED
 
