@@ -27,7 +27,7 @@ import numpy as np
 from .._jit import kernel
 from ..bitset import hash_words, popcount
 from ..bound import BoundScratch, bound_bits, bound_bits_many_colours, elimination_bound, lower_bound
-from ..flood import eliminating_colour, frontier, play
+from ..flood import eliminating_colour, frontier, play, play_rows
 from ..graph import GraphArrays, RegionGraph, padded
 from ..playout import greedy_playout
 from .base import Control, Outcome, SliceBudget, register
@@ -60,8 +60,13 @@ FIT_SHARE_TINY = 1.3
 #: states it ranks beyond that are seldom kept; past it the bound ranks them).
 PLAYOUT_SLACK = 1
 
+#: The first moves of a state's playout that are kept with it (7 bits each in an int64):
+#: the child a parent's playout goes on to has that playout less its first move, so its
+#: length is known without playing it again. Only on graphs of fewer than 128 colours.
+KEPT_PLAYOUT_MOVES = 9
+
 # pos fields: where a level stands between kernel calls, and the best answer known
-NEXT_PARENT, N_CANDIDATES, GOAL_PARENT, GOAL_MOVE, BEST_LEN, FOUND_LEN = range(6)
+NEXT_PARENT, N_CANDIDATES, GOAL_PARENT, GOAL_MOVE, BEST_LEN, FOUND_LEN, WIDTH = range(7)
 
 
 class BeamArrays(NamedTuple):
@@ -73,7 +78,11 @@ class BeamArrays(NamedTuple):
     built, ``cfl``/``cfr``/``key``/``c_parent``/``c_move`` ``[:pos[N_CANDIDATES]]`` hold
     the children of parents ``0 .. pos[NEXT_PARENT] - 1``, one copy of each (``table``
     holds their hashes). ``pos[BEST_LEN]`` is the best answer's length (the pass's bound);
-    when a playout beats it, its moves are in ``found[:pos[FOUND_LEN]]``."""
+    when a playout beats it, its moves are in ``found[:pos[FOUND_LEN]]``. ``rank[j]`` is
+    the playout's length from state ``j`` if at most ``limit[j]`` (the limit it was
+    played to), else where it stopped; ``ahead[j]`` is 0 or its first moves, each as
+    colour + 1 in 7 bits from the lowest (``KEPT_PLAYOUT_MOVES`` at most). ``c_limit`` and
+    ``c_ahead`` are the candidates' (their ranks are in ``key``)."""
 
     fl: np.ndarray  #: (width, words) uint64
     fr: np.ndarray  #: (width, words) uint64
@@ -85,9 +94,15 @@ class BeamArrays(NamedTuple):
     table: np.ndarray  #: (2^k >= 2 * width * C,) uint64, hashes of the candidates
     parent: np.ndarray  #: (best_len, width) int64
     move: np.ndarray  #: (best_len, width) int64
+    rank: np.ndarray  #: (width,) int64, the states' playout lengths
+    limit: np.ndarray  #: (width,) int64, the limits their playouts were played to
+    ahead: np.ndarray  #: (width,) int64, their playouts' first moves, or 0
+    c_limit: np.ndarray  #: (width * C,) int64, the candidates' playouts' limits
+    c_ahead: np.ndarray  #: (width * C,) int64, the candidates' playouts' first moves, or 0
     nb: np.ndarray  #: (C, words) uint64, the playout's work array
+    seq: np.ndarray  #: (KEPT_PLAYOUT_MOVES,) int64, a playout's first moves
     found: np.ndarray  #: (best_len,) int64, an answer a playout found
-    pos: np.ndarray  #: (6,) int64, see NEXT_PARENT ...
+    pos: np.ndarray  #: (7,) int64, see NEXT_PARENT ...
 
 
 @kernel
@@ -109,26 +124,30 @@ def _record_playout(d, i, c, child, child_front, g, adj_bits, shape, b):  # type
 def _beam_level(d, n_beam, b, g, adj_bits, colour_adj, scratch, shape, budget):  # type: ignore[no-untyped-def]
     """Move the beam (``n_beam`` states of ``d`` moves) one level on, ``budget`` parents
     per call: every child that can still beat ``b.pos[BEST_LEN]``, one copy of each, the
-    ``width`` best kept. Returns ``SLICE_DONE`` (call again), ``LEVEL_DONE`` (the new
-    beam size is ``b.pos[N_CANDIDATES]``) or ``IMPROVED`` (a child is the goal: parent
-    and colour in ``b.pos[GOAL_PARENT]``, ``b.pos[GOAL_MOVE]``).
+    ``b.pos[WIDTH]`` best kept. Returns ``SLICE_DONE`` (call again), ``LEVEL_DONE`` (the
+    new beam size is ``b.pos[N_CANDIDATES]``) or ``IMPROVED`` (a child is the goal:
+    parent and colour in ``b.pos[GOAL_PARENT]``, ``b.pos[GOAL_MOVE]``).
 
     With bitset adjacency rows ``adj_bits`` (one per region; the sets padded to the
     width of ``shape``; ``colour_adj`` the colours' rows) the bound is the bitset one
     and states are ranked by their playout first; with none (zero rows) the bound walks
     the adjacency lists and ranks alone."""
     colour_mask, region_colour, _, adj_ptr, adj_idx = g
-    fl, fr, cfl, cfr, key, c_parent, c_move, table, parent, move, nb, found, pos = b
+    fl, fr, cfl, cfr, key, c_parent, c_move, table, parent, move, rank_of, limit_of, ahead, c_limit, c_ahead, nb, seq, found, pos = b
     n = region_colour.shape[0]
     n_col = colour_mask.shape[0]
     words = fl.shape[1]
-    width = fl.shape[0]
     bits = adj_bits.shape[0] == n
+    keep_ahead = bits and n_col < 128
+    # the level's table: twice its most candidates, rounded up to a power of two
+    t_size = 1
+    while t_size < 2 * n_beam * n_col:
+        t_size <<= 1
+    t_mask = min(t_size, table.shape[0]) - 1
     if pos[NEXT_PARENT] == 0:
-        table[:] = 0
+        table[: t_mask + 1] = 0
         pos[N_CANDIDATES] = 0
     m = pos[N_CANDIDATES]
-    t_mask = table.shape[0] - 1
     first = pos[NEXT_PARENT]
     last = min(n_beam, first + budget)
     for i in range(first, last):
@@ -144,9 +163,12 @@ def _beam_level(d, n_beam, b, g, adj_bits, colour_adj, scratch, shape, budget): 
                     break
             if not absorbs:
                 continue
-            cfl[m] = fl[i]
-            cfr[m] = fr[i]
-            play(cfl[m], cfr[m], colour_mask, c, adj_ptr, adj_idx)
+            if bits:
+                play_rows(fl[i], fr[i], colour_mask, adj_bits, c, cfl[m], cfr[m], shape)
+            else:
+                cfl[m] = fl[i]
+                cfr[m] = fr[i]
+                play(cfl[m], cfr[m], colour_mask, c, adj_ptr, adj_idx)
             size = 0
             for w in range(words):
                 size += np.int64(popcount(cfl[m, w]))
@@ -178,13 +200,36 @@ def _beam_level(d, n_beam, b, g, adj_bits, colour_adj, scratch, shape, budget): 
                 continue
             table[slot] = hs
             rank = 0
+            c_ahead[m] = 0
             if bits:
                 pace = best_len - d - 1
-                rank = greedy_playout(cfl[m], cfr[m], g, adj_bits, shape, nb, pace + PLAYOUT_SLACK, found[:0])
+                limit = pace + PLAYOUT_SLACK
+                c_limit[m] = limit
+                known = rank_of[i] - 1
+                was = limit_of[i] - 1
+                if keep_ahead and (ahead[i] & 127) == c + 1 and (
+                        (known <= was and pace <= known <= limit) or (known > was and forced < 0 and limit == was)):
+                    # the parent's playout went this way: this is the rest of the same
+                    # game. Played out to the end (within its limit), it is one move
+                    # shorter. Stopped at its limit, it stops one move sooner with one
+                    # less to spare, if the parent's first step was one move (not a run
+                    # of colours played alone, which the child would take as one step).
+                    rank = known
+                    c_ahead[m] = ahead[i] >> 7
+                elif keep_ahead:
+                    seq[:] = -1
+                    rank = greedy_playout(cfl[m], cfr[m], g, adj_bits, shape, nb, limit, seq)
+                    packed = 0
+                    for k in range(seq.shape[0] - 1, -1, -1):
+                        packed = 0 if seq[k] < 0 else (packed << 7) | (seq[k] + 1)
+                    c_ahead[m] = packed
+                else:
+                    rank = greedy_playout(cfl[m], cfr[m], g, adj_bits, shape, nb, limit, found[:0])
                 if rank < pace:
                     # the playout is a real answer, shorter than the best: keep it
                     pos[BEST_LEN] = _record_playout(d, i, c, cfl[m], cfr[m], g, adj_bits, shape, b)
                     pos[FOUND_LEN] = pos[BEST_LEN]
+                    c_ahead[m] = 0
             key[m] = (rank << 40) | (h << 20) | (n - size)
             c_parent[m] = i
             c_move[m] = c
@@ -194,13 +239,16 @@ def _beam_level(d, n_beam, b, g, adj_bits, colour_adj, scratch, shape, budget): 
         pos[NEXT_PARENT] = last
         return SLICE_DONE
     order = np.argsort(key[:m], kind="mergesort")
-    kept = min(width, m)
+    kept = min(pos[WIDTH], m)
     for j in range(kept):
         src = order[j]
         fl[j] = cfl[src]
         fr[j] = cfr[src]
         parent[d, j] = c_parent[src]
         move[d, j] = c_move[src]
+        rank_of[j] = key[src] >> 40
+        limit_of[j] = c_limit[src]
+        ahead[j] = c_ahead[src]
     pos[NEXT_PARENT] = 0
     pos[N_CANDIDATES] = kept
     return LEVEL_DONE
@@ -244,9 +292,15 @@ def _new_beam(graph: RegionGraph, width: int, best_len: int, words: int) -> Beam
         table=np.zeros(1 << (2 * cap - 1).bit_length(), dtype=np.uint64),
         parent=np.empty((best_len, width), dtype=np.int64),
         move=np.empty((best_len, width), dtype=np.int64),
+        rank=np.zeros(width, dtype=np.int64),
+        limit=np.zeros(width, dtype=np.int64),
+        ahead=np.zeros(width, dtype=np.int64),
+        c_limit=np.zeros(cap, dtype=np.int64),
+        c_ahead=np.zeros(cap, dtype=np.int64),
         nb=np.zeros((graph.n_colours, words), dtype=np.uint64),
+        seq=np.zeros(KEPT_PLAYOUT_MOVES, dtype=np.int64),
         found=np.zeros(best_len, dtype=np.int64),
-        pos=np.array([0, 0, 0, 0, best_len, best_len], dtype=np.int64),
+        pos=np.array([0, 0, 0, 0, best_len, best_len, width], dtype=np.int64),
     )
 
 
@@ -274,6 +328,7 @@ def _pass(graph: RegionGraph, control: Control, width: int, best: list[int], spa
     control.note_table_bytes(sum(a.nbytes for a in b))
     b.fl[0] = space.start
     b.fr[0] = space.front
+    b.ahead[0] = 0
     n_beam = 1
     kept = 1
     budget = SliceBudget(first=8, most=1 << 20)
@@ -301,7 +356,6 @@ def _pass(graph: RegionGraph, control: Control, width: int, best: list[int], spa
         kept += n_beam
         d += 1
     return best, kept
-
 
 def search(graph: RegionGraph, control: Control, incumbent: list[int], max_width: int = MAX_WIDTH,
            widths: dict[str, int] | None = None) -> Outcome:

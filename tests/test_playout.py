@@ -1,0 +1,70 @@
+"""The greedy playout (``colorit.playout``): a real game, and the same game from each of
+its positions. The beam relies on the second: the child a parent's playout goes on to
+is ranked by the parent's playout less one move, without playing it again."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from boardgen import STABLE, boards
+from colorit import Board, RegionGraph
+from colorit.flood import eliminating_colour, frontier, play
+from colorit.graph import adjacency_bits
+from colorit.playout import greedy_playout, playout_moves
+
+NO_LIMIT = 1 << 62
+
+
+def front_of(graph: RegionGraph, flooded: np.ndarray) -> np.ndarray:
+    front = np.zeros_like(flooded)
+    frontier(flooded, graph.adj_ptr, graph.adj_idx, front)
+    return front
+
+
+def playout(graph: RegionGraph, flooded: np.ndarray, limit: int = NO_LIMIT) -> tuple[int, list[int]]:
+    """The playout's value under ``limit`` from ``flooded``, and the moves it played."""
+    nb = np.zeros((graph.n_colours, graph.n_words), dtype=np.uint64)
+    moves = np.full(graph.n_regions + graph.n_colours, -1, dtype=np.int64)
+    n = greedy_playout(flooded, front_of(graph, flooded), graph.arrays(), adjacency_bits(graph), flooded, nb, limit,
+                       moves)
+    return int(n), [int(c) for c in moves if c >= 0]
+
+
+def after(graph: RegionGraph, flooded: np.ndarray, colour: int) -> np.ndarray:
+    child = flooded.copy()
+    play(child, front_of(graph, flooded), graph.colour_mask, colour, graph.adj_ptr, graph.adj_idx)
+    return child
+
+
+@STABLE
+@given(boards(max_side=9, min_colours=2, max_colours=7))
+def test_playout_is_a_real_game(board: Board) -> None:
+    graph = RegionGraph.from_board(board)
+    moves = playout_moves(graph)
+    assert len(moves) == playout(graph, graph.initial_state())[0]
+    board.check_codes(np.array(moves))  # raises unless the board ends in one colour
+
+
+@STABLE
+@given(boards(max_side=9, min_colours=2, max_colours=7))
+def test_each_move_of_the_playout_leaves_the_same_game_one_move_shorter(board: Board) -> None:
+    graph = RegionGraph.from_board(board)
+    state = graph.initial_state()
+    length, moves = playout(graph, state)
+    for k, colour in enumerate(moves):
+        state = after(graph, state, colour)
+        assert playout(graph, state)[0] == length - k - 1
+
+
+@STABLE
+@given(boards(max_side=9, min_colours=2, max_colours=7), st.integers(0, 12))
+def test_a_playout_stopped_at_its_limit_stops_one_move_sooner_after_its_first_move(board: Board, limit: int) -> None:
+    graph = RegionGraph.from_board(board)
+    state = graph.initial_state()
+    value, moves = playout(graph, state, limit)
+    front = front_of(graph, state)
+    if value <= limit or not moves or eliminating_colour(state, front, graph.colour_mask) >= 0:
+        return  # finished within the limit, stopped at once, or began with colours played alone
+    assert playout(graph, after(graph, state, moves[0]), limit - 1)[0] == value - 1
