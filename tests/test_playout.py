@@ -12,7 +12,7 @@ from boardgen import STABLE, boards
 from colorit import Board, RegionGraph
 from colorit.flood import eliminating_colour, frontier, play
 from colorit.graph import adjacency_bits
-from colorit.playout import greedy_playout, playout_moves
+from colorit.playout import greedy_playout, playout_moves, size_bits
 
 NO_LIMIT = 1 << 62
 
@@ -27,8 +27,9 @@ def playout(graph: RegionGraph, flooded: np.ndarray, limit: int = NO_LIMIT) -> t
     """The playout's value under ``limit`` from ``flooded``, and the moves it played."""
     nb = np.zeros((graph.n_colours, graph.n_words), dtype=np.uint64)
     moves = np.full(graph.n_regions + graph.n_colours, -1, dtype=np.int64)
-    n = greedy_playout(flooded, front_of(graph, flooded), graph.arrays(), adjacency_bits(graph), flooded, nb, limit,
-                       moves)
+    sizes = size_bits(graph.region_size, graph.n_words)
+    n = greedy_playout(flooded, front_of(graph, flooded), graph.arrays(), adjacency_bits(graph), sizes, flooded, nb,
+                       limit, moves)
     return int(n), [int(c) for c in moves if c >= 0]
 
 
@@ -68,3 +69,15 @@ def test_a_playout_stopped_at_its_limit_stops_one_move_sooner_after_its_first_mo
     if value <= limit or not moves or eliminating_colour(state, front, graph.colour_mask) >= 0:
         return  # finished within the limit, stopped at once, or began with colours played alone
     assert playout(graph, after(graph, state, moves[0]), limit - 1)[0] == value - 1
+
+
+@given(st.lists(st.integers(1, 1000), min_size=1, max_size=200), st.data())
+def test_size_bits_count_the_cells_of_any_set_of_regions(sizes: list[int], data: st.DataObject) -> None:
+    words = (len(sizes) + 63) // 64
+    planes = size_bits(np.array(sizes, dtype=np.int64), words)
+    chosen = data.draw(st.sets(st.integers(0, len(sizes) - 1)))
+    bits = np.zeros(words, dtype=np.uint64)
+    for r in chosen:
+        bits[r >> 6] |= np.uint64(1) << np.uint64(r & 63)
+    cells = sum(bin(int(bits[w] & planes[k, w])).count("1") << k for k in range(planes.shape[0]) for w in range(words))
+    assert cells == sum(sizes[r] for r in chosen)

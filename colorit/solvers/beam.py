@@ -29,7 +29,7 @@ from ..bitset import hash_words, popcount
 from ..bound import BoundScratch, bound_bits, bound_bits_many_colours, elimination_bound, lower_bound
 from ..flood import eliminating_colour, frontier, play, play_rows
 from ..graph import GraphArrays, RegionGraph, padded
-from ..playout import greedy_playout
+from ..playout import greedy_playout, size_bits
 from .base import Control, Outcome, SliceBudget, register
 from .incumbent import first_answer
 from .status import IMPROVED, LEVEL_DONE, SLICE_DONE
@@ -106,7 +106,7 @@ class BeamArrays(NamedTuple):
 
 
 @kernel
-def _record_playout(d, i, c, child, child_front, g, adj_bits, shape, b):  # type: ignore[no-untyped-def]
+def _record_playout(d, i, c, child, child_front, g, adj_bits, sizes, shape, b):  # type: ignore[no-untyped-def]
     """Write into ``b.found`` the answer through beam state ``i`` of level ``d``, the move
     ``c`` (to ``child``) and the playout from there."""
     parent, move, found = b.parent, b.move, b.found
@@ -116,12 +116,12 @@ def _record_playout(d, i, c, child, child_front, g, adj_bits, shape, b):  # type
         j = parent[e, j]
     found[d] = c
     tail = found[d + 1 :]
-    n = greedy_playout(child, child_front, g, adj_bits, shape, b.nb, tail.shape[0], tail)
+    n = greedy_playout(child, child_front, g, adj_bits, sizes, shape, b.nb, tail.shape[0], tail)
     return d + 1 + n
 
 
 @kernel
-def _beam_level(d, n_beam, b, g, adj_bits, colour_adj, scratch, shape, budget):  # type: ignore[no-untyped-def]
+def _beam_level(d, n_beam, b, g, adj_bits, sizes, colour_adj, scratch, shape, budget):  # type: ignore[no-untyped-def]
     """Move the beam (``n_beam`` states of ``d`` moves) one level on, ``budget`` parents
     per call: every child that can still beat ``b.pos[BEST_LEN]``, one copy of each, the
     ``b.pos[WIDTH]`` best kept. Returns ``SLICE_DONE`` (call again), ``LEVEL_DONE`` (the
@@ -129,7 +129,8 @@ def _beam_level(d, n_beam, b, g, adj_bits, colour_adj, scratch, shape, budget): 
     parent and colour in ``b.pos[GOAL_PARENT]``, ``b.pos[GOAL_MOVE]``).
 
     With bitset adjacency rows ``adj_bits`` (one per region; the sets padded to the
-    width of ``shape``; ``colour_adj`` the colours' rows) the bound is the bitset one
+    width of ``shape``; ``sizes`` the regions' sizes as bit planes, ``colour_adj`` the
+    colours' rows) the bound is the bitset one
     and states are ranked by their playout first; with none (zero rows) the bound walks
     the adjacency lists and ranks alone."""
     colour_mask, region_colour, _, adj_ptr, adj_idx = g
@@ -218,16 +219,16 @@ def _beam_level(d, n_beam, b, g, adj_bits, colour_adj, scratch, shape, budget): 
                     c_ahead[m] = ahead[i] >> 7
                 elif keep_ahead:
                     seq[:] = -1
-                    rank = greedy_playout(cfl[m], cfr[m], g, adj_bits, shape, nb, limit, seq)
+                    rank = greedy_playout(cfl[m], cfr[m], g, adj_bits, sizes, shape, nb, limit, seq)
                     packed = 0
                     for k in range(seq.shape[0] - 1, -1, -1):
                         packed = 0 if seq[k] < 0 else (packed << 7) | (seq[k] + 1)
                     c_ahead[m] = packed
                 else:
-                    rank = greedy_playout(cfl[m], cfr[m], g, adj_bits, shape, nb, limit, found[:0])
+                    rank = greedy_playout(cfl[m], cfr[m], g, adj_bits, sizes, shape, nb, limit, found[:0])
                 if rank < pace:
                     # the playout is a real answer, shorter than the best: keep it
-                    pos[BEST_LEN] = _record_playout(d, i, c, cfl[m], cfr[m], g, adj_bits, shape, b)
+                    pos[BEST_LEN] = _record_playout(d, i, c, cfl[m], cfr[m], g, adj_bits, sizes, shape, b)
                     pos[FOUND_LEN] = pos[BEST_LEN]
                     c_ahead[m] = 0
             key[m] = (rank << 40) | (h << 20) | (n - size)
@@ -259,6 +260,7 @@ class _Space(NamedTuple):
 
     arrays: GraphArrays
     adj_bits: np.ndarray  #: (R, words) rows, or (0, 1) for the lists
+    sizes: np.ndarray  #: (planes, words) the regions' sizes as bit planes (``size_bits``), or (0, 1)
     colour_adj: np.ndarray  #: (C, words) the colours' rows, or (0, 1) for the lists
     start: np.ndarray
     front: np.ndarray
@@ -271,12 +273,13 @@ def _space(graph: RegionGraph) -> _Space:
     if graph.adjacency_bits_fit:
         # bitset rows at a compile-time width (several times faster), and the playout
         pg = padded(graph)
-        return _Space(pg.arrays, pg.adj_bits, pg.colour_adj, pg.root, pg.root_front, pg.shape, scratch)
+        sizes = size_bits(graph.region_size, pg.root.shape[0])
+        return _Space(pg.arrays, pg.adj_bits, sizes, pg.colour_adj, pg.root, pg.root_front, pg.shape, scratch)
     start = graph.initial_state()
     front = np.zeros_like(start)
     frontier(start, graph.adj_ptr, graph.adj_idx, front)
     no_bits = np.zeros((0, 1), dtype=np.uint64)
-    return _Space(graph.arrays(), no_bits, no_bits, start, front, np.zeros(graph.n_words), scratch)
+    return _Space(graph.arrays(), no_bits, no_bits, no_bits, start, front, np.zeros(graph.n_words), scratch)
 
 
 def _new_beam(graph: RegionGraph, width: int, best_len: int, words: int) -> BeamArrays:
@@ -336,8 +339,8 @@ def _pass(graph: RegionGraph, control: Control, width: int, best: list[int], spa
     while d < len(best) - 1:
         if control.should_stop():
             break
-        status = _beam_level(d, n_beam, b, space.arrays, space.adj_bits, space.colour_adj, space.scratch, space.shape,
-                             budget.start(control.remaining()))
+        status = _beam_level(d, n_beam, b, space.arrays, space.adj_bits, space.sizes, space.colour_adj, space.scratch,
+                             space.shape, budget.start(control.remaining()))
         budget.done(status == SLICE_DONE)
         if b.pos[FOUND_LEN] < len(best):
             best = b.found[: b.pos[FOUND_LEN]].tolist()
