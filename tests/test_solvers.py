@@ -745,7 +745,7 @@ def test_beam_turns_shrink_after_finding_nothing_under_long_limits(
 
     spans: list[float] = []
 
-    def fake_search(graph, control, best, max_width=0, widths=None):  # type: ignore[no-untyped-def]
+    def fake_search(graph, control, best, max_width=0, widths=None, hand_back_at=0):  # type: ignore[no-untyped-def]
         spans.append(control.deadline - time.monotonic())
         return Outcome(list(best), False, 0, 0)
 
@@ -761,6 +761,32 @@ def test_beam_turns_shrink_after_finding_nothing_under_long_limits(
                                               auto.HELP_FIRST_S * auto.HELP_GROWTH**2)]
     scale = auto.UNIMPROVED_SCALE if cut else 1.0
     assert spans == pytest.approx([planned[0], planned[1] * scale, planned[2] * scale**2], abs=0.01)
+
+
+@pytest.mark.parametrize(("hand_back_at", "passes"), [(0, 3), (100, 2)])
+def test_beam_hands_the_time_back_after_a_pass_that_finds_nothing_near_the_bound(
+    monkeypatch: pytest.MonkeyPatch, hand_back_at: int, passes: int
+) -> None:
+    """Under a short limit auto's beam turn ends after a pass (past the first) that finds
+    nothing shorter once the answer is within a move of A*'s bound: A*, near a proof,
+    gets the time. Otherwise the passes widen while time and width are left."""
+    from colorit.solvers import beam
+
+    widths: list[int] = []
+    real_pass = beam._pass
+
+    def spy_pass(graph, control, width, best, space):  # type: ignore[no-untyped-def]
+        widths.append(width)
+        return real_pass(graph, control, width, best, space)
+
+    monkeypatch.setattr(beam, "_pass", spy_pass)
+    board = random_board(10, 10, 5, seed=2)
+    graph = RegionGraph.from_board(board)
+    optimal = solve(board, "astar").moves  # nothing shorter to find
+    codes = [int(c) for c in board.codes_of(optimal)]
+    out = beam.search(graph, Control(Limits()), codes, max_width=4 * beam.FIRST_WIDTH, hand_back_at=hand_back_at)
+    assert widths == [beam.FIRST_WIDTH * 2**k for k in range(passes)]
+    assert out.codes == codes
 
 
 @pytest.mark.parametrize("algo", ["astar", "dfs", "auto"])

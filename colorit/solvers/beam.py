@@ -361,11 +361,13 @@ def _pass(graph: RegionGraph, control: Control, width: int, best: list[int], spa
     return best, kept
 
 def search(graph: RegionGraph, control: Control, incumbent: list[int], max_width: int = MAX_WIDTH,
-           widths: dict[str, int] | None = None) -> Outcome:
+           widths: dict[str, int] | None = None, hand_back_at: int = 0) -> Outcome:
     """Beam passes of doubling width from ``incumbent``, while time is left, up to
     ``max_width`` (and what the memory cap allows). A stop is noticed within a slice.
     ``widths`` carries the width from one call to the next (``"next"``: where the next
-    call starts), for a caller that gives the beam several turns."""
+    call starts), for a caller that gives the beam several turns. Once the answer is at
+    most ``hand_back_at`` moves, a pass (past the first) that finds nothing shorter ends
+    the passes: the caller's own search, near a proof, has a better use for the time."""
     best = list(incumbent)
     bound = lower_bound(graph, limit=len(best))
     control.raise_bound(min(bound, len(best)))
@@ -382,9 +384,12 @@ def search(graph: RegionGraph, control: Control, incumbent: list[int], max_width
         if control.should_stop() or control.remaining() < last * PASS_GROWTH:
             break
         t0 = time.monotonic()
+        before = len(best)
         best, kept = _pass(graph, control, width, best, space)
         last = time.monotonic() - t0
         states += kept
+        if len(best) == before and len(best) <= hand_back_at and states > kept:
+            break
         growth = 2
         if playouts and control.deadline != float("inf") and last > 0:
             growth = max(2, min(MAX_GROWTH, int(fit * control.remaining() / last)))
