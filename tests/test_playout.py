@@ -71,6 +71,7 @@ def test_a_playout_stopped_at_its_limit_stops_one_move_sooner_after_its_first_mo
     assert playout(graph, after(graph, state, moves[0]), limit - 1)[0] == value - 1
 
 
+@STABLE
 @given(st.lists(st.integers(1, 1000), min_size=1, max_size=200), st.data())
 def test_size_bits_count_the_cells_of_any_set_of_regions(sizes: list[int], data: st.DataObject) -> None:
     words = (len(sizes) + 63) // 64

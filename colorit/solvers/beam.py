@@ -134,7 +134,8 @@ def _beam_level(d, n_beam, b, g, adj_bits, sizes, colour_adj, scratch, shape, bu
     and states are ranked by their playout first; with none (zero rows) the bound walks
     the adjacency lists and ranks alone."""
     colour_mask, region_colour, _, adj_ptr, adj_idx = g
-    fl, fr, cfl, cfr, key, c_parent, c_move, table, parent, move, rank_of, limit_of, ahead, c_limit, c_ahead, nb, seq, found, pos = b
+    (fl, fr, cfl, cfr, key, c_parent, c_move, table, parent, move,
+     rank_of, limit_of, ahead, c_limit, c_ahead, nb, seq, found, pos) = b
     n = region_colour.shape[0]
     n_col = colour_mask.shape[0]
     words = fl.shape[1]
@@ -359,6 +360,7 @@ def _pass(graph: RegionGraph, control: Control, width: int, best: list[int], spa
         kept += n_beam
         d += 1
     return best, kept
+
 
 def search(graph: RegionGraph, control: Control, incumbent: list[int], max_width: int = MAX_WIDTH,
            widths: dict[str, int] | None = None, hand_back_at: int = 0) -> Outcome:
