@@ -1,4 +1,5 @@
-"""Hypothesis strategies for boards, shared by the graph, bound and solver tests."""
+"""Hypothesis strategies for boards, shared by the graph, bound, playout and solver tests,
+and the frontier of a position, which those tests build positions with."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import numpy as np
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from colorit import Board
+from colorit import Board, RegionGraph
+from colorit.flood import frontier
 
 INT64 = st.integers(-(2**63), 2**63 - 1)
 
@@ -73,3 +75,10 @@ def boards(
 
 def rows_of(board: Board) -> list[list[int]]:
     return board.cells.tolist()  # type: ignore[no-any-return]
+
+
+def front_of(graph: RegionGraph, flooded: np.ndarray) -> np.ndarray:
+    """The frontier of the flooded set ``flooded`` (the regions outside it that border it)."""
+    front = np.zeros_like(flooded)
+    frontier(flooded, graph.adj_ptr, graph.adj_idx, front)
+    return front

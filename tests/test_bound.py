@@ -10,20 +10,14 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import naive
-from boardgen import STABLE, boards, rows_of
+from boardgen import STABLE, boards, front_of, rows_of
 from colorit import Board, RegionGraph
 from colorit.bitset import count, from_bits, pad_words, to_bits
 from colorit.bound import bound_bits, elimination_bound_bits, lower_bound
-from colorit.flood import frontier, play
+from colorit.flood import play
 from colorit.graph import adjacency_bits, padded
 
 GRID = [[1, 2, 0, 0], [0, 1, 1, 0], [2, 2, 0, 1], [0, 0, 0, 1]]  # optimum 4 from the corner
-
-
-def front_of(graph: RegionGraph, flooded: np.ndarray) -> np.ndarray:
-    front = np.zeros_like(flooded)
-    frontier(flooded, graph.adj_ptr, graph.adj_idx, front)
-    return front
 
 
 def bits_bound(graph: RegionGraph, flooded: np.ndarray, pad: int = 0, limit: int = 1 << 62) -> int:

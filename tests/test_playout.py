@@ -8,19 +8,13 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from boardgen import STABLE, boards
+from boardgen import STABLE, boards, front_of
 from colorit import Board, RegionGraph
-from colorit.flood import eliminating_colour, frontier, play
+from colorit.flood import eliminating_colour, play
 from colorit.graph import adjacency_bits
 from colorit.playout import greedy_playout, playout_moves, size_bits
 
 NO_LIMIT = 1 << 62
-
-
-def front_of(graph: RegionGraph, flooded: np.ndarray) -> np.ndarray:
-    front = np.zeros_like(flooded)
-    frontier(flooded, graph.adj_ptr, graph.adj_idx, front)
-    return front
 
 
 def playout(graph: RegionGraph, flooded: np.ndarray, limit: int = NO_LIMIT) -> tuple[int, list[int]]:

@@ -702,12 +702,10 @@ def test_auto_goes_on_in_its_memory_after_the_cap(monkeypatch: pytest.MonkeyPatc
     assert sol.proven_optimal or sol.stopped == "time"
 
 
-def test_auto_shortens_its_first_answer_with_one_narrow_beam_pass_early(monkeypatch: pytest.MonkeyPatch) -> None:
-    """auto's first helper turn comes milliseconds in and is one beam pass of the early
-    width: lookahead's answer is often moves over the optimum, and A* stores every child
-    that beats it. The later turns start one width up."""
-    from colorit.solvers import auto, beam
-    from colorit.solvers.incumbent import first_answer
+@pytest.fixture
+def pass_widths(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The widths of the beam passes the test runs, in their order."""
+    from colorit.solvers import beam
 
     widths: list[int] = []
     real_pass = beam._pass
@@ -717,6 +715,17 @@ def test_auto_shortens_its_first_answer_with_one_narrow_beam_pass_early(monkeypa
         return real_pass(graph, control, width, best, space)
 
     monkeypatch.setattr(beam, "_pass", spy_pass)
+    return widths
+
+
+def test_auto_shortens_its_first_answer_with_one_narrow_beam_pass_early(pass_widths: list[int]) -> None:
+    """auto's first helper turn comes milliseconds in and is one beam pass of the early
+    width: lookahead's answer is often moves over the optimum, and A* stores every child
+    that beats it. The later turns start one width up."""
+    from colorit.solvers import auto
+    from colorit.solvers.incumbent import first_answer
+
+    widths = pass_widths
     board = random_board(19, 19, 6, seed=3, start=(9, 9))
     graph = RegionGraph.from_board(board)
     control = Control(Limits(time=60))
@@ -765,27 +774,19 @@ def test_beam_turns_shrink_after_finding_nothing_under_long_limits(
 
 @pytest.mark.parametrize(("hand_back_at", "passes"), [(0, 3), (100, 2)])
 def test_beam_hands_the_time_back_after_a_pass_that_finds_nothing_near_the_bound(
-    monkeypatch: pytest.MonkeyPatch, hand_back_at: int, passes: int
+    pass_widths: list[int], hand_back_at: int, passes: int
 ) -> None:
     """Under a short limit auto's beam turn ends after a pass (past the first) that finds
     nothing shorter once the answer is within a move of A*'s bound: A*, near a proof,
     gets the time. Otherwise the passes widen while time and width are left."""
     from colorit.solvers import beam
 
-    widths: list[int] = []
-    real_pass = beam._pass
-
-    def spy_pass(graph, control, width, best, space):  # type: ignore[no-untyped-def]
-        widths.append(width)
-        return real_pass(graph, control, width, best, space)
-
-    monkeypatch.setattr(beam, "_pass", spy_pass)
     board = random_board(10, 10, 5, seed=2)
     graph = RegionGraph.from_board(board)
     optimal = solve(board, "astar").moves  # nothing shorter to find
     codes = [int(c) for c in board.codes_of(optimal)]
     out = beam.search(graph, Control(Limits()), codes, max_width=4 * beam.FIRST_WIDTH, hand_back_at=hand_back_at)
-    assert widths == [beam.FIRST_WIDTH * 2**k for k in range(passes)]
+    assert pass_widths == [beam.FIRST_WIDTH * 2**k for k in range(passes)]
     assert out.codes == codes
 
 

@@ -658,9 +658,8 @@ class _Helpers:
         """Run the helpers whose time has come: the best answer after them, and whether it
         is proven optimal (by a helper, or by meeting ``lower``)."""
         proven = False
-        if self.waiting and time.monotonic() >= self.waiting[0][0]:
-            self.control.raise_bound(lower)  # what the helpers may judge the answer by
         while self.waiting and time.monotonic() >= self.waiting[0][0]:
+            self.control.raise_bound(lower)  # what the helpers may judge the answer by
             better = self.waiting.pop(0)[1](best)
             if len(better.codes) < len(best):
                 best = list(better.codes)

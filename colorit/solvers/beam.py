@@ -96,7 +96,7 @@ class BeamArrays(NamedTuple):
     move: np.ndarray  #: (best_len, width) int64
     rank: np.ndarray  #: (width,) int64, the states' playout lengths
     limit: np.ndarray  #: (width,) int64, the limits their playouts were played to
-    ahead: np.ndarray  #: (width,) int64, their playouts' first moves, or 0
+    ahead: np.ndarray  #: (width,) int64, their playouts' first moves, or 0 (the start's: made zero)
     c_limit: np.ndarray  #: (width * C,) int64, the candidates' playouts' limits
     c_ahead: np.ndarray  #: (width * C,) int64, the candidates' playouts' first moves, or 0
     nb: np.ndarray  #: (C, words) uint64, the playout's work array
@@ -332,7 +332,6 @@ def _pass(graph: RegionGraph, control: Control, width: int, best: list[int], spa
     control.note_table_bytes(sum(a.nbytes for a in b))
     b.fl[0] = space.start
     b.fr[0] = space.front
-    b.ahead[0] = 0
     n_beam = 1
     kept = 1
     budget = SliceBudget(first=8, most=1 << 20)
