@@ -8,6 +8,7 @@ the tests that break workers get their own.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import signal
 import time
@@ -271,6 +272,24 @@ def test_close_ends_every_process_and_every_open_job(caplog: pytest.LogCaptureFi
     _, alive = psutil.wait_procs(workers, timeout=5)
     assert not alive
     # they ended when asked: none had to be terminated
+    assert "did not stop" not in caplog.text
+
+
+def test_close_while_workers_load_their_kernels_ends_them_quietly(caplog: pytest.LogCaptureFixture) -> None:
+    """Stopping a server in its first seconds (its workers still compiling) is expected:
+    the workers are ended without the thread dump kept for a solve that hangs."""
+    caplog.set_level(logging.INFO, logger="colorit.web")
+    p = SolverPool(1, queue_size=0)
+    p.start(wait=False)
+    (pid,) = p.pids()
+    os.kill(pid, signal.SIGSTOP)  # frozen before it could load anything: never ready
+    worker = psutil.Process(pid)
+    t0 = time.monotonic()
+    p.close(timeout=0.5)
+    assert time.monotonic() - t0 < 5
+    _, alive = psutil.wait_procs([worker], timeout=5)
+    assert not alive
+    assert "still loading its kernels" in caplog.text
     assert "did not stop" not in caplog.text
 
 

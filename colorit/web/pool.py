@@ -281,9 +281,14 @@ class SolverPool:
         for w in workers:
             if w.wait(max(0.0, end - time.monotonic())):
                 continue
-            log.warning("solver worker %s did not stop; killing it (its threads follow)", w.process.pid)
-            w.signal("dump")
-            time.sleep(0.2)
+            if w.ready:
+                # a solve that does not stop is a bug: show where it is stuck
+                log.warning("solver worker %s did not stop; killing it (its threads follow)", w.process.pid)
+                w.signal("dump")
+                time.sleep(0.2)
+            else:
+                # still loading its kernels (the first start after an install): expected
+                log.info("solver worker %s was still loading its kernels; ending it", w.process.pid)
             w.signal("kill")
             w.wait(1.0)
         for w in workers:
