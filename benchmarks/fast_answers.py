@@ -13,8 +13,8 @@ the target total is met. The default cases are the small-budget targets: floodte
     python benchmarks/fast_answers.py --algo beam --cases pc19@0.01
 
 Big boards (``--big``): 50x50 and 100x100 boards with 6 colours (``colorit generate``,
-seeds 1..``--big-boards``) at 10 s each, whose totals are to be compared between versions
-(``--ref GIT_REF`` runs the same cases with that version from ``git worktree``'s copy).
+seeds 1..``--big-boards``) at 10 s each, whose totals are to be compared between versions:
+run this script from each version's checkout (``git worktree add``), one after the other.
 """
 
 from __future__ import annotations
