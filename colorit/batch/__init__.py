@@ -11,7 +11,11 @@
   limits keep each board's best answer and bound;
 - ``planner``: a whole-run budget (``--budget``) spent in passes where it pays;
 - ``report``: known lengths, the summary, the per-board records and the printed report;
-- ``session``: one ``colorit bench`` run from parsed arguments to written outputs.
+- ``session``: one ``colorit bench`` run from parsed arguments to written outputs: its
+  inputs checked and read, the runner picked;
+- ``passes``: the run's solving, one pass at ``--time-limit`` or a budget's passes, each
+  chunk's results journaled and merged into the campaign as they come;
+- ``outputs``: what the run writes and prints (answers, journal, JSON, plot, report).
 
 Nothing here imports Dask unless a cluster is asked for.
 """

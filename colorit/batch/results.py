@@ -81,6 +81,33 @@ class Record:
         })
 
 
+def parse_line(name: str, n: int, line: str, boards: Sequence[Board], digests: Sequence[str]) -> Record:
+    """Line ``n`` of results file ``name`` as the record of one of ``boards`` (whose
+    digests are ``digests``), its answer replayed; ``ResultsError`` names the line."""
+    where = f"{name}:{n}"
+    try:
+        data = json.loads(line)
+        i = int(data["board"])
+        moves = tuple(_id_of(m) for m in data["moves"])
+        rec = Record(i, moves, bool(data["proven"]), int(data["lower_bound"]), float(data.get("seconds", 0.0)),
+                     float(data.get("limit", 0.0)), str(data.get("digest", "")))
+    except (ValueError, KeyError, TypeError) as e:
+        raise ResultsError(f"{where}: not a results line ({type(e).__name__}: {e})") from None
+    if not 0 <= i < len(boards):
+        raise ResultsError(f"{where}: board {i} is not in this run ({len(boards)} boards)")
+    if rec.digest and rec.digest != digests[i]:
+        raise ResultsError(f"{where}: board {i} is another board than this run's (digest {rec.digest}, "
+                           f"this one {digests[i]}); these results are for other files or another --start")
+    rec.digest = digests[i]
+    try:
+        boards[i].check(list(rec.moves))
+    except (SolutionError, ColoritError) as e:
+        raise ResultsError(f"{where}: board {i}'s answer does not solve it: {e}") from None
+    if rec.lower_bound > len(rec.moves):
+        raise ResultsError(f"{where}: board {i}'s lower bound {rec.lower_bound} is above its answer's {len(rec.moves)} moves")
+    return rec
+
+
 class Campaign:
     """The records of one set's boards, read from and written to ``path`` (``None``: kept
     in memory, for the passes of a ``--budget`` run without ``--results``)."""
@@ -107,32 +134,8 @@ class Campaign:
         for n, line in enumerate(text.splitlines(), start=1):
             if not line.strip():
                 continue
-            rec = self._parse(name, n, line)
+            rec = parse_line(name, n, line, self.boards, self.digests)
             self.records[rec.board] = rec
-
-    def _parse(self, name: str, n: int, line: str) -> Record:
-        where = f"{name}:{n}"
-        try:
-            data = json.loads(line)
-            i = int(data["board"])
-            moves = tuple(_id_of(m) for m in data["moves"])
-            rec = Record(i, moves, bool(data["proven"]), int(data["lower_bound"]), float(data.get("seconds", 0.0)),
-                         float(data.get("limit", 0.0)), str(data.get("digest", "")))
-        except (ValueError, KeyError, TypeError) as e:
-            raise ResultsError(f"{where}: not a results line ({type(e).__name__}: {e})") from None
-        if not 0 <= i < len(self.boards):
-            raise ResultsError(f"{where}: board {i} is not in this run ({len(self.boards)} boards)")
-        if rec.digest and rec.digest != self.digests[i]:
-            raise ResultsError(f"{where}: board {i} is another board than this run's (digest {rec.digest}, "
-                               f"this one {self.digests[i]}); these results are for other files or another --start")
-        rec.digest = self.digests[i]
-        try:
-            self.boards[i].check(list(rec.moves))
-        except (SolutionError, ColoritError) as e:
-            raise ResultsError(f"{where}: board {i}'s answer does not solve it: {e}") from None
-        if rec.lower_bound > len(rec.moves):
-            raise ResultsError(f"{where}: board {i}'s lower bound {rec.lower_bound} is above its answer's {len(rec.moves)} moves")
-        return rec
 
     def import_journal(self, lines: dict[int, BoardResult], limit: float) -> int:
         """Take the answers of a bench journal (read and replayed by ``journal.read_journal``)

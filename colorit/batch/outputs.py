@@ -1,0 +1,146 @@
+"""What one ``colorit bench`` run writes and prints: the answers file, the journal's end
+(removed when every answer is in the answers file), the JSON summary with its per-board
+records, the plot and the report. Each file is written whole (``cli.core.write_output``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from .report import board_records, compare_known, interval_pct, print_report, summarize
+from .solving import BoardResult
+
+if TYPE_CHECKING:
+    from .journal import JournalWriter
+    from .passes import Passes
+    from .session import BenchInputs, BenchOptions, BenchOutcome
+
+
+class BenchOutputs:
+    """The outputs of a run over ``inputs`` solved by ``passes``; ``notes`` are lines
+    for standard error (kept files, partial answers)."""
+
+    def __init__(self, opts: BenchOptions, inputs: BenchInputs, passes: Passes) -> None:
+        self.o = opts
+        self.inputs = inputs
+        self.passes = passes
+        self.notes: list[str] = []
+
+    def outcome(self, results: list[BoardResult | None], interrupted: bool) -> BenchOutcome:
+        """The summary and each file's comparison with its known lengths."""
+        from .session import BenchOutcome
+
+        summary = summarize(results, time.monotonic() - self.passes.started)
+        runner = self.passes.runner
+        if runner is not None and hasattr(runner, "peak_rss_mb"):  # the largest process, the workers' included
+            summary["peak_rss_mb"] = max(summary["peak_rss_mb"], runner.peak_rss_mb())
+        for rep in self.inputs.reports:
+            compare_known(rep, results[rep.first : rep.first + rep.count])
+        return BenchOutcome(summary, self.inputs.reports, results, interrupted, self.notes)
+
+    def write(self, out: BenchOutcome, guard: Any, writer: JournalWriter | None,
+              solved: list[BoardResult | None], solve_s: float) -> None:
+        """Every file asked for, each whole, under the command's signal ``guard``."""
+        from ..cli import core
+        from ..datasets import solutions_text
+
+        o = self.o
+        if o.solutions:
+            # a line per board in input order; after an interrupt, the boards up to the first gap
+            answers = []
+            for r in out.results:
+                if r is None or r.error:
+                    break
+                answers.append(r.moves)
+            core.write_output(o.solutions, solutions_text(answers), guard)
+            if len(answers) < len(out.results):
+                self.notes.append(f"{o.solutions}: wrote the answers of the first {len(answers)} of {len(out.results)} boards")
+        if writer is not None:
+            self._close_journal(writer)
+        if o.json:
+            core.write_output(o.json, json.dumps(json_document(out, o, self.inputs, self.passes, solved, solve_s), indent=2) + "\n", guard)
+        if o.plot:
+            core.write_output(o.plot, self._plot(out), guard)
+
+    def _close_journal(self, writer: JournalWriter) -> None:
+        from .session import ranges
+
+        n = len(self.inputs.boards)
+        journaled, journal = self.passes.journaled, self.inputs.journal
+        if len(journaled) == n and not self.inputs.foreign:
+            writer.remove()  # every answer is in the answers file now
+        elif len(journaled) == n:
+            writer.close()
+            self.notes.append(f"{journal}: kept: it also holds {len(self.inputs.foreign)} answers for boards not in this run")
+        else:
+            writer.close()
+            missing = [i for i in range(n) if i not in journaled]
+            self.notes.append(
+                f"{journal}: keeps {len(journaled)} of {n} answers; the same command with --resume "
+                f"solves the other {len(missing)} (boards {ranges(missing)})"
+            )
+
+    def _plot(self, out: BenchOutcome) -> bytes:
+        from ..render.charts import bench_chart
+
+        done = [(k, r) for k, r in enumerate(out.results) if r is not None and not r.error]
+        known_all: list[int] | None = None
+        if all(rep.known is not None for rep in out.reports):
+            known_all = [v for rep in out.reports for v in (rep.known or [])]
+        per = f"{self.o.time_limit:g} s per board" if self.o.budget is None else f"budget {self.o.budget:g} s"
+        return bench_chart(
+            [len(r.moves) for _, r in done],
+            [r.elapsed * 1000 for _, r in done],
+            known=None if known_all is None else [known_all[k] for k, _ in done],
+            title=f"{', '.join(os.path.basename(f) for f in self.o.files)}: {self.o.algo}, {per}",
+        )
+
+    def print(self, out: BenchOutcome, to: Any) -> None:
+        """The report (tables and mismatches) to ``to``, and a campaign's certified interval."""
+        print_report(out.summary, out.reports, out.results, to)
+        campaign = self.inputs.campaign
+        if campaign is not None and (self.o.results or self.o.budget):
+            t = campaign.totals()
+            print(f"\ncertified: {t['proven']} of {len(self.inputs.boards)} boards proven; the optimal total lies between "
+                  f"{t['certified_lower_bound']} and {t['total_moves']} (an interval {t['interval_pct']:g}% wide)", file=to)
+
+
+def json_document(out: BenchOutcome, opts: BenchOptions, inputs: BenchInputs, passes: Passes,
+                  solved: list[BoardResult | None], solve_s: float) -> dict[str, Any]:
+    """The ``--json`` summary: the totals, how the run went, each file's comparison and
+    every board's record (moves spelled in the set's digits where they fit)."""
+    from ..datasets import ALPHABET, alphabet_fits
+
+    chars = all(r is None or alphabet_fits(r.moves) for r in out.results)
+
+    def spell(moves: Sequence[int]) -> list[Any]:
+        return [ALPHABET[m - 1] for m in moves] if chars else [int(m) for m in moves]
+
+    doc = dict(out.summary)
+    doc.update(
+        interval_pct=round(interval_pct(out.summary), 3),
+        algo=opts.algo,
+        workers=passes.workers,
+        scheduler=opts.scheduler,
+        time_limit_s=opts.time_limit,
+        budget_s=opts.budget,
+        passes=passes.records or None,
+        interrupted=out.interrupted,
+        resumed=len(inputs.kept),
+        solved=sum(1 for r in solved if r is not None and not r.error),
+        solve_s=round(solve_s, 3),
+        errors=sum(len(r.errors) for r in out.reports),
+        files=[
+            {
+                "path": rep.path, "format": rep.format, "boards": rep.count, "expect": rep.known_path or None,
+                "longer": len(rep.longer), "shorter_than_proven": len(rep.bugs), "records": len(rep.records),
+                "stopped": rep.stopped,
+            }
+            for rep in out.reports
+        ],
+        board_results=board_records(out.results, out.reports, spell),
+    )
+    return doc
