@@ -379,6 +379,7 @@ def search(graph: RegionGraph, control: Control, incumbent: list[int], max_width
     if widths is not None:
         width = min(widths.get("next", width), most)
     states = 0
+    passes = 0
     last = 0.0
     fit = FIT_SHARE_TINY if control.deadline - control.started <= TINY_LIMIT_S else FIT_SHARE
     while len(best) > bound and 1 <= width <= most:
@@ -389,7 +390,8 @@ def search(graph: RegionGraph, control: Control, incumbent: list[int], max_width
         best, kept = _pass(graph, control, width, best, space)
         last = time.monotonic() - t0
         states += kept
-        if len(best) == before and len(best) <= hand_back_at and states > kept:
+        passes += 1
+        if len(best) == before and len(best) <= hand_back_at and passes > 1:
             break
         growth = 2
         if playouts and control.deadline != float("inf") and last > 0:
