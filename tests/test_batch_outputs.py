@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import io
 
-from colorit.batch.outputs import BenchOutputs, json_document
+from colorit.batch.outputs import BenchOutcome, BenchOutputs, json_document
 from colorit.batch.passes import Passes
 from colorit.batch.report import FileReport, summarize
 from colorit.batch.results import Campaign, Record
-from colorit.batch.session import BenchInputs, BenchOptions, BenchOutcome
+from colorit.batch.session import BenchInputs, BenchOptions
 from colorit.batch.solving import BoardResult, StopFlag
 from colorit.datasets import ALPHABET
 from colorit.generate import random_board
@@ -20,7 +20,7 @@ def run_over(results: list[BoardResult | None], opts: BenchOptions) -> tuple[Ben
     inputs = BenchInputs(opts)
     inputs.boards = [random_board(4, 4, 3, seed=s) for s in range(len(results))]
     inputs.reports = [FileReport("set.txt", "lines", 0, len(results))]
-    passes = Passes(opts, inputs, None, None, StopFlag(), 0.0, 1)
+    passes = Passes(inputs, None, None, StopFlag(), 0.0, 1)
     out = BenchOutcome(summarize(results, 1.0), inputs.reports, results, False)
     return inputs, passes, out
 
@@ -29,7 +29,7 @@ def test_moves_are_spelled_in_the_sets_characters_where_they_fit() -> None:
     results = [BoardResult((1, 3, 2), True, 3, 0.01, 5, ""), None, BoardResult((2, 1), False, 1, 0.5, 9, "time")]
     opts = BenchOptions(files=["set.txt"], algo="auto", time_limit=0.5)
     inputs, passes, out = run_over(results, opts)
-    doc = json_document(out, opts, inputs, passes, results, 0.6)
+    doc = json_document(out, passes, results, 0.6)
     rows = doc["board_results"]
     assert [r["index"] for r in rows] == [0, 2]  # the board without an answer is left out
     assert rows[0]["moves"] == [ALPHABET[0], ALPHABET[2], ALPHABET[1]] and rows[0]["proven"]
@@ -43,7 +43,7 @@ def test_moves_beyond_the_sets_characters_are_numbers() -> None:
     results = [BoardResult((1, wide), True, 2, 0.01, 5, ""), BoardResult((2,), True, 1, 0.01, 1, "")]
     opts = BenchOptions(files=["set.txt"])
     inputs, passes, out = run_over(results, opts)
-    rows = json_document(out, opts, inputs, passes, results, 0.1)["board_results"]
+    rows = json_document(out, passes, results, 0.1)["board_results"]
     assert rows[0]["moves"] == [1, wide] and rows[1]["moves"] == [2]  # one spelling for the whole run
 
 
@@ -54,6 +54,6 @@ def test_a_campaigns_report_ends_with_its_certified_interval() -> None:
     inputs.campaign = Campaign(None, inputs.boards)
     inputs.campaign.records = {0: Record(0, (1, 2, 3), True, 3, 0.01, 1.0, ""), 1: Record(1, (1, 2, 1, 3), False, 3, 0.5, 1.0, "")}
     text = io.StringIO()
-    BenchOutputs(opts, inputs, passes).print(out, text)
+    BenchOutputs(passes).print(out, text)
     assert text.getvalue().rstrip().endswith("lies between 6 and 7 (an interval 16.667% wide)")
     assert "1 of 2 boards proven" in text.getvalue()

@@ -26,7 +26,7 @@ def record(i: int, moves: int, lower: int, seconds: float = 1.0, limit: float = 
 def test_a_resumed_run_solves_the_boards_it_has_no_answer_for() -> None:
     inputs = inputs_for(BenchOptions(files=["x"]))
     inputs.kept = {0: BoardResult((1, 2), True, 2, 0.1, 0, ""), 3: BoardResult((2,), True, 1, 0.1, 0, "")}
-    assert first_todo(inputs.o, inputs) == [1, 2, 4]
+    assert first_todo(inputs) == [1, 2, 4]
 
 
 def test_a_budget_starts_with_every_unproven_board() -> None:
@@ -34,14 +34,14 @@ def test_a_budget_starts_with_every_unproven_board() -> None:
     campaign.records = {0: record(0, 5, 5), 1: record(1, 6, 4), 3: record(3, 7, 7)}
     inputs = inputs_for(BenchOptions(files=["x"], budget=60.0), campaign)
     assert [i for i in range(5) if is_proven(campaign, i)] == [0, 3]
-    assert first_todo(inputs.o, inputs) == [1, 2, 4]
+    assert first_todo(inputs) == [1, 2, 4]
 
 
 def test_a_campaign_pass_takes_the_boards_its_limit_is_new_to() -> None:
     campaign = Campaign(None, BOARDS)
     campaign.records = {0: record(0, 5, 5), 1: record(1, 6, 4, limit=10.0), 2: record(2, 6, 4, limit=2.0)}
     inputs = inputs_for(BenchOptions(files=["x"], time_limit=5.0), campaign)
-    assert first_todo(inputs.o, inputs) == [2, 3, 4]
+    assert first_todo(inputs) == [2, 3, 4]
 
 
 def test_boards_nearest_a_proof_come_first_then_those_that_had_least_time() -> None:

@@ -8,31 +8,60 @@ import json
 import os
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .report import board_records, compare_known, interval_pct, print_report, summarize
+from .report import FileReport, board_records, compare_known, interval_pct, print_report, summarize
 from .solving import BoardResult
 
 if TYPE_CHECKING:
     from .journal import JournalWriter
     from .passes import Passes
-    from .session import BenchInputs, BenchOptions, BenchOutcome
+
+
+@dataclass
+class BenchOutcome:
+    """What a run did, for the command to print and to turn into its exit status."""
+
+    summary: dict[str, Any]
+    reports: list[FileReport]
+    results: list[BoardResult | None]
+    interrupted: bool
+    notes: list[str] = field(default_factory=list)  #: lines for standard error
+
+    @property
+    def bugs(self) -> int:
+        return sum(len(r.bugs) for r in self.reports)
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.bugs or any(rep.longer or rep.errors for rep in self.reports))
+
+
+def ranges(indices: Sequence[int], most: int = 8) -> str:
+    """Board numbers (from 1) as ranges: ``3, 7-9, 12`` (the first ``most`` ranges)."""
+    spans: list[list[int]] = []
+    for i in indices:
+        if spans and spans[-1][1] == i:
+            spans[-1][1] = i + 1
+        else:
+            spans.append([i, i + 1])
+    text = ", ".join(f"{a + 1}" if b == a + 1 else f"{a + 1}-{b}" for a, b in spans[:most])
+    return text + (", ..." if len(spans) > most else "")
 
 
 class BenchOutputs:
-    """The outputs of a run over ``inputs`` solved by ``passes``; ``notes`` are lines
+    """The outputs of a run solved by ``passes`` (over its inputs); ``notes`` are lines
     for standard error (kept files, partial answers)."""
 
-    def __init__(self, opts: BenchOptions, inputs: BenchInputs, passes: Passes) -> None:
-        self.o = opts
-        self.inputs = inputs
+    def __init__(self, passes: Passes) -> None:
+        self.o = passes.o
+        self.inputs = passes.inputs
         self.passes = passes
         self.notes: list[str] = []
 
     def outcome(self, results: list[BoardResult | None], interrupted: bool) -> BenchOutcome:
         """The summary and each file's comparison with its known lengths."""
-        from .session import BenchOutcome
-
         summary = summarize(results, time.monotonic() - self.passes.started)
         runner = self.passes.runner
         if runner is not None and hasattr(runner, "peak_rss_mb"):  # the largest process, the workers' included
@@ -61,13 +90,11 @@ class BenchOutputs:
         if writer is not None:
             self._close_journal(writer)
         if o.json:
-            core.write_output(o.json, json.dumps(json_document(out, o, self.inputs, self.passes, solved, solve_s), indent=2) + "\n", guard)
+            core.write_output(o.json, json.dumps(json_document(out, self.passes, solved, solve_s), indent=2) + "\n", guard)
         if o.plot:
             core.write_output(o.plot, self._plot(out), guard)
 
     def _close_journal(self, writer: JournalWriter) -> None:
-        from .session import ranges
-
         n = len(self.inputs.boards)
         journaled, journal = self.passes.journaled, self.inputs.journal
         if len(journaled) == n and not self.inputs.foreign:
@@ -108,10 +135,10 @@ class BenchOutputs:
                   f"{t['certified_lower_bound']} and {t['total_moves']} (an interval {t['interval_pct']:g}% wide)", file=to)
 
 
-def json_document(out: BenchOutcome, opts: BenchOptions, inputs: BenchInputs, passes: Passes,
-                  solved: list[BoardResult | None], solve_s: float) -> dict[str, Any]:
+def json_document(out: BenchOutcome, passes: Passes, solved: list[BoardResult | None], solve_s: float) -> dict[str, Any]:
     """The ``--json`` summary: the totals, how the run went, each file's comparison and
     every board's record (moves spelled in the set's digits where they fit)."""
+    opts, inputs = passes.o, passes.inputs
     from ..datasets import ALPHABET, alphabet_fits
 
     chars = all(r is None or alphabet_fits(r.moves) for r in out.results)

@@ -19,13 +19,13 @@ from .solving import BoardResult, Seed, StopFlag, solve_boards
 
 if TYPE_CHECKING:
     from .results import Campaign
-    from .session import BenchInputs, BenchOptions
+    from .session import BenchInputs
 
 
-def first_todo(opts: BenchOptions, inputs: BenchInputs) -> list[int]:
+def first_todo(inputs: BenchInputs) -> list[int]:
     """The boards a run starts with: those a resumed run has no answer for, the
     campaign's boards due at this limit, or a budget's unproven boards."""
-    n = len(inputs.boards)
+    opts, n = inputs.o, len(inputs.boards)
     if inputs.campaign is not None:
         if opts.budget is not None:
             return [i for i in range(n) if not is_proven(inputs.campaign, i)]
@@ -52,9 +52,9 @@ class Passes:
     board is left to solve); ``journaled`` (boards whose answer is in the journal) and
     ``records`` (one entry a budget's pass) are read by the outputs."""
 
-    def __init__(self, opts: BenchOptions, inputs: BenchInputs, runner: Any, memory: int | None,
-                 stop: StopFlag, started: float, workers: int) -> None:
-        self.o = opts
+    def __init__(self, inputs: BenchInputs, runner: Any, memory: int | None, stop: StopFlag, started: float,
+                 workers: int) -> None:
+        self.o = inputs.o
         self.inputs = inputs
         self.runner = runner
         self.memory = memory

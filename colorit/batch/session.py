@@ -19,14 +19,14 @@ import os
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..board import Board
 from ..errors import ColoritError
 from ..log import PROG
 from .journal import journal_path, read_journal
-from .outputs import BenchOutputs
+from .outputs import BenchOutcome, BenchOutputs
 from .passes import Passes, first_todo
 from .report import FileReport, load_expect
 from .results import Campaign
@@ -59,37 +59,6 @@ class BenchOptions:
     budget: float | None = None
     import_journal: str | None = None
     time_limit_given: bool = True
-
-
-@dataclass
-class BenchOutcome:
-    """What a run did, for the command to print and to turn into its exit status."""
-
-    summary: dict[str, Any]
-    reports: list[FileReport]
-    results: list[BoardResult | None]
-    interrupted: bool
-    notes: list[str] = field(default_factory=list)  #: lines for standard error
-
-    @property
-    def bugs(self) -> int:
-        return sum(len(r.bugs) for r in self.reports)
-
-    @property
-    def failed(self) -> bool:
-        return bool(self.bugs or any(rep.longer or rep.errors for rep in self.reports))
-
-
-def ranges(indices: Sequence[int], most: int = 8) -> str:
-    """Board numbers (from 1) as ranges: ``3, 7-9, 12`` (the first ``most`` ranges)."""
-    spans: list[list[int]] = []
-    for i in indices:
-        if spans and spans[-1][1] == i:
-            spans[-1][1] = i + 1
-        else:
-            spans.append([i, i + 1])
-    text = ", ".join(f"{a + 1}" if b == a + 1 else f"{a + 1}-{b}" for a, b in spans[:most])
-    return text + (", ..." if len(spans) > most else "")
 
 
 class BenchInputs:
@@ -252,7 +221,7 @@ class BenchRun:
         from ..cli import core
 
         o, inputs = self.o, self.inputs
-        todo = first_todo(o, inputs)
+        todo = first_todo(inputs)
         with contextlib.ExitStack() as stack:
             runner: Any = None
             memory: int | None = None
@@ -262,7 +231,7 @@ class BenchRun:
             guard.on_stop(stop.set)
             if runner is not None and hasattr(runner, "terminate"):
                 guard.on_abort(runner.terminate)
-            passes = Passes(o, inputs, runner, memory, stop, self.started, self.workers)
+            passes = Passes(inputs, runner, memory, stop, self.started, self.workers)
             writer = passes.journal_writer(stack)
             # a budget's passes report their own progress
             progress = core.Progress(len(todo), "boards", label="bench", enabled=not o.quiet and o.budget is None)
@@ -282,7 +251,7 @@ class BenchRun:
             solve_s = time.monotonic() - t_solve
             results = passes.final_results(solved)
             interrupted = guard.requested or any(r is None for r in results)
-            self.outputs = BenchOutputs(o, inputs, passes)
+            self.outputs = BenchOutputs(passes)
             outcome = self.outputs.outcome(results, interrupted)
             self.outputs.write(outcome, guard, writer, solved, solve_s)
             if runner is not None and hasattr(runner, "close"):

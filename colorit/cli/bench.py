@@ -110,7 +110,8 @@ def run(args: argparse.Namespace, ctx: core.Context) -> int:
         require_dask()  # before any work: one line saying how to install it
     if args.plot is not None:
         core.require_extra("pictures", "bench --plot", "matplotlib")
-    from ..batch.session import BenchOptions, BenchRun, ranges
+    from ..batch.outputs import ranges
+    from ..batch.session import BenchOptions, BenchRun
     opts = BenchOptions(
         files=args.files, algo=core.solver_name(args.algo), start=args.start,  # unknown names fail before any reading
         time_limit=args.time_limit if args.time_limit is not None else core.DEFAULT_TIME_LIMIT,
