@@ -37,7 +37,7 @@ RUN pip install --only-binary=numpy,numba,llvmlite,pillow,matplotlib,contourpy,k
     && cd / \
     && site="$(python -c 'import numpy, os; print(os.path.dirname(os.path.dirname(numpy.__file__)))')" \
     && find "$site" -depth -type d -name tests -exec rm -rf {} + \
-    && python -m colorit.warmup \
+    && python -m colorit.runtime.warmup \
     && chmod -R a+rwX "$NUMBA_CACHE_DIR"
 
 COPY demofiles /demofiles

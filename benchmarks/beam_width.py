@@ -33,8 +33,8 @@ def main() -> int:
     if str(REPO) not in sys.path:
         sys.path.append(str(REPO))  # after PYTHONPATH: another tree given there comes first
     import colorit
-    from colorit import datasets
-    from colorit.graph import RegionGraph
+    from colorit.io import datasets
+    from colorit.game.graph import RegionGraph
     from colorit.solvers import Control, Limits, beam
     from colorit.solvers.lookahead import lookahead_moves
 

@@ -22,9 +22,10 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
-from paired import load_old  # this folder's: the old version as the package colorit_old
+from paired import load_old, module  # this folder's: the old version as the package colorit_old
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -32,8 +33,8 @@ REPO = Path(__file__).resolve().parents[1]
 def steps(pkg: str, dataset: str, limit: int) -> dict[str, Callable[[], float]]:
     """Each step over the set's first ``limit`` boards, as ``pkg`` does it: a function
     that runs it once and returns its seconds."""
-    datasets = importlib.import_module(f"{pkg}.datasets")
-    graph_mod = importlib.import_module(f"{pkg}.graph")
+    datasets: Any = module(pkg, "io.datasets")
+    graph_mod: Any = module(pkg, "game.graph")
     solvers = importlib.import_module(f"{pkg}.solvers")
     boards = datasets.read_boards(dataset, limit=limit)
     answers = [np.asarray([b.code_of(m) for m in solvers.solve(b, "lookahead").moves], np.int32) for b in boards]
@@ -65,7 +66,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         load_old(args.ref, Path(tmp))
         sides = {"new": steps("colorit", args.dataset, args.limit), "old": steps("colorit_old", args.dataset, args.limit)}
-        n = len(importlib.import_module("colorit.datasets").read_boards(args.dataset, limit=args.limit))
+        n = len(importlib.import_module("colorit.io.datasets").read_boards(args.dataset, limit=args.limit))
         for name in sides["new"]:
             for side in sides.values():
                 side[name]()  # kernels loaded (or compiled) before timing

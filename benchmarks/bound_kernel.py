@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Time the bitset lower bound (``colorit.bound.bound_bits``) of this checkout against
+"""Time the bitset lower bound (``colorit.solvers.bound.bound_bits``) of this checkout against
 the one of ``--ref``, in one process, on the same states.
 
 The states come from one board (a line of a set, or a CSV), in one of two ways:
@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from paired import load_old  # this folder's: the old version as the package colorit_old
+from paired import load_old, module  # this folder's: the old version as the package colorit_old
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -40,8 +40,8 @@ def game_states(pkg: Any, board: Any, n_states: int, seed: int) -> tuple[Any, np
     """The padded graph of ``board`` and ``n_states`` (flooded, frontier) pairs along random
     games of 0-24 moves from its start."""
     graph = pkg.RegionGraph.from_board(board)
-    pg = importlib.import_module(pkg.__name__ + ".graph").padded(graph)
-    from_bits = importlib.import_module(pkg.__name__ + ".bitset").from_bits
+    pg = module(pkg.__name__, "game.graph").padded(graph)
+    from_bits = module(pkg.__name__, "game.bitset").from_bits
     masks = pg.arrays.colour_mask
     rng = np.random.default_rng(seed)
     flooded = np.empty((n_states, len(pg.root)), dtype=np.uint64)
@@ -67,9 +67,9 @@ def search_states(pkg: Any, board: Any, n_states: int, seed: int) -> tuple[Any, 
     its answer (flooded sets, frontiers, and the limit A* asks each at: the parent's bound
     less one)."""
     astar = importlib.import_module(pkg.__name__ + ".solvers.astar")
-    graph_module = importlib.import_module(pkg.__name__ + ".graph")
-    lower_bound = importlib.import_module(pkg.__name__ + ".bound").lower_bound
-    frontier = importlib.import_module(pkg.__name__ + ".flood").frontier
+    graph_module = module(pkg.__name__, "game.graph")
+    lower_bound = module(pkg.__name__, "solvers.bound").lower_bound
+    frontier = module(pkg.__name__, "game.play_bits").frontier
     first = astar.FIRST_CAPACITY
     astar.FIRST_CAPACITY = 1 << 21  # one store that never grows: A* keeps it for reuse, nodes and all
     try:
@@ -137,7 +137,7 @@ def timed_loop(bound_bits: Any, colour_rows: bool) -> Any:
 
 def takes_colour_rows(pkg_name: str) -> bool:
     """Whether the package's padded graph carries its colours' rows for the bound."""
-    return "colour_adj" in importlib.import_module(pkg_name + ".graph").PaddedGraph._fields
+    return "colour_adj" in module(pkg_name, "game.graph").PaddedGraph._fields
 
 
 def main() -> int:
@@ -153,9 +153,9 @@ def main() -> int:
     args = p.parse_args()
 
     import colorit
-    import colorit.bound
-    from colorit.csvio import read_board_csv
-    from colorit.datasets import read_boards
+    import colorit.solvers.bound
+    from colorit.io.csvfile import read_board_csv
+    from colorit.io.datasets import read_boards
 
     if args.boards.endswith(".csv"):
         board = read_board_csv(args.boards)
@@ -168,12 +168,12 @@ def main() -> int:
         else:
             pg, flooded, fronts = game_states(colorit, board, args.count, args.seed)
             graph = colorit.RegionGraph.from_board(board)
-            exact = [colorit.bound.lower_bound(graph, flooded[i][: graph.n_words]) for i in range(args.count)]
+            exact = [colorit.solvers.bound.lower_bound(graph, flooded[i][: graph.n_words]) for i in range(args.count)]
             limits = np.array([(e - 1, e, e + 2) for e in exact], dtype=np.int64)
         masks, adj, shape = pg.arrays.colour_mask, pg.adj_bits, pg.shape
         rows = pg.colour_adj
         runs = {
-            name: timed_loop(importlib.import_module(pkg + ".bound").bound_bits, takes_colour_rows(pkg))
+            name: timed_loop(module(pkg, "solvers.bound").bound_bits, takes_colour_rows(pkg))
             for name, pkg in (("new", "colorit"), ("old", "colorit_old"))
         }
         totals = {name: run(flooded, fronts, limits, masks, rows, adj, shape, 1) for name, run in runs.items()}

@@ -31,7 +31,7 @@ DATASETS = Path(os.environ.get("COLORIT_DATASETS") or REPO.parent / "shared" / "
 def report(set_path: Path, results: Path) -> None:
     sys.path.insert(0, str(REPO))
     from colorit.batch.results import Campaign
-    from colorit.datasets import read_boards
+    from colorit.io.datasets import read_boards
 
     boards = read_boards(set_path)
     camp = Campaign(results, boards)

@@ -35,9 +35,9 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
 
     from colorit import Limits, solve
-    from colorit.generate import parse_size, random_board
+    from colorit.game.generate import parse_board_size, random_board
 
-    width, height = parse_size(args.size)
+    width, height = parse_board_size(args.size)
     board = random_board(width, height, args.colours, args.seed)
     answer = solve(board, args.algo, Limits(time=10))
     moves = answer.moves

@@ -36,7 +36,7 @@ import json, sys
 from colorit import datasets
 from colorit.batch.solving import solve_one
 from colorit.solvers import Limits
-from colorit.warmup import warm_for
+from colorit.runtime.warmup import warm_for
 from numba.core.registry import CPUDispatcher
 
 path, limit, algo, out = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]

@@ -28,7 +28,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
 from colorit import solve  # noqa: E402
-from colorit.generate import random_board  # noqa: E402
+from colorit.game.generate import random_board  # noqa: E402
 
 NEW_GAME = """
 const [w, h, c, seed, done] = arguments;

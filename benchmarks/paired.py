@@ -19,6 +19,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -32,6 +33,27 @@ def load_old(ref: str, folder: Path) -> object:
     return importlib.import_module("colorit_old")
 
 
+#: Where a module lives in this layout, and where it lived before the layout's move
+#: (colorit/game, io, runtime): an older commit loaded as ``colorit_old`` has the old.
+MOVED = {
+    "io.datasets": "datasets",
+    "io.csvfile": "csvio",
+    "game.graph": "graph",
+    "game.bitset": "bitset",
+    "game.play_bits": "flood",
+    "solvers.bound": "bound",
+    "runtime.warmup": "warmup",
+}
+
+
+def module(pkg: str, name: str) -> object:
+    """``pkg``'s module ``name`` (as this layout names it), in either layout."""
+    try:
+        return importlib.import_module(f"{pkg}.{name}")
+    except ModuleNotFoundError:
+        return importlib.import_module(f"{pkg}.{MOVED.get(name, name)}")
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("dataset")
@@ -42,16 +64,16 @@ def main() -> int:
     args = p.parse_args()
     sys.path.insert(0, str(REPO))
     import colorit
-    from colorit.datasets import read_boards
+    from colorit.io.datasets import read_boards
 
     with tempfile.TemporaryDirectory() as tmp:
         old = load_old(args.ref, Path(tmp))
-        old_datasets = importlib.import_module("colorit_old.datasets")
+        old_datasets: Any = module("colorit_old", "io.datasets")
         new_boards = read_boards(args.dataset, limit=args.limit)
         old_boards = old_datasets.read_boards(args.dataset, limit=args.limit)
         # compile both versions' kernels (every width) before timing, then load them
-        importlib.import_module("colorit_old.warmup").warmup()
-        importlib.import_module("colorit.warmup").warmup()
+        module("colorit_old", "runtime.warmup").warmup()  # type: ignore[attr-defined]
+        importlib.import_module("colorit.runtime.warmup").warmup()
         for b_old, b_new in zip(old_boards, new_boards):
             old.solve(b_old, args.algo)  # type: ignore[attr-defined]
             colorit.solve(b_new, args.algo)

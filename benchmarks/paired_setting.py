@@ -12,7 +12,7 @@ and unlike ``paired.py`` both sides run the same compiled kernels.
 
 With ``--time-limit`` each solve gets that limit, as a bench's boards do (a solve may
 then run on a solver thread: use ``--clock process``, which counts every thread's CPU,
-to compare a setting of the guard, e.g. ``colorit.solvers.guard.INLINE_LIMIT_S=1e9``).
+to compare a setting of the guard, e.g. ``colorit.solvers.deadline.INLINE_LIMIT_S=1e9``).
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def main() -> int:
     args = p.parse_args()
     sys.path.insert(0, str(REPO))
     import colorit
-    from colorit.datasets import read_boards
+    from colorit.io.datasets import read_boards
 
     overrides = [parse_override(text) for text in args.overrides]
     defaults = [(module, name, getattr(module, name)) for module, name, _ in overrides]
@@ -63,7 +63,7 @@ def main() -> int:
     clock = CLOCKS[args.clock]
     colorit.solve(boards[0], args.algo)  # kernels loaded before timing
     if args.time_limit is not None:
-        from colorit.warmup import warm_for
+        from colorit.runtime.warmup import warm_for
 
         warm_for(args.algo, boards)  # as a bench does before its clocks start
     cpu = {"default": 0.0, "override": 0.0}

@@ -43,8 +43,8 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
 from colorit import Control, Limits, solve  # noqa: E402
-from colorit.generate import random_board  # noqa: E402
-from colorit.graph import RegionGraph  # noqa: E402
+from colorit.game.generate import random_board  # noqa: E402
+from colorit.game.graph import RegionGraph  # noqa: E402
 from colorit.solvers import get_solver, solver_names  # noqa: E402
 
 RESULTS: list[tuple[str, float, float]] = []
@@ -87,8 +87,8 @@ def guard_precision(repeat: int) -> None:
 
 def cli_limits(repeat: int) -> None:
     from colorit.cli import main
-    from colorit.csvio import write_board_csv
-    from colorit.warmup import warm_for
+    from colorit.io.csvfile import write_board_csv
+    from colorit.runtime.warmup import warm_for
 
     board = random_board(40, 40, 8, seed=40, start=(20, 20))
     with tempfile.TemporaryDirectory() as tmp:
@@ -108,7 +108,7 @@ def cli_limits(repeat: int) -> None:
 def stop_request(repeat: int) -> None:
     from cli_support import registered
 
-    from colorit.solvers import guard as guard_mod
+    from colorit.solvers import deadline as guard_mod
 
     board = random_board(14, 14, 6, seed=2)
 
@@ -145,7 +145,7 @@ def region_graph(repeat: int) -> None:
 def dataset_read(repeat: int) -> None:
     from cli_support import DATASETS
 
-    from colorit.datasets import read_board_set
+    from colorit.io.datasets import read_board_set
 
     path = DATASETS / "pc19_b14c6n1000.txt"
     if not path.exists():

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Time a bench's start in parts, in fresh processes: the imports, reading the set, and
-loading the kernels the set needs (``colorit.warmup.warm_for``), with this checkout and,
+loading the kernels the set needs (``colorit.runtime.warmup.warm_for``), with this checkout and,
 in turns, with another one (``--other``: a checkout whose kernels are compiled already).
 
 A whole bench's time drifts by a tenth from run to run on a small machine, which hides a
@@ -27,8 +27,8 @@ REPO = Path(__file__).resolve().parents[1]
 _CHILD = """
 import json, sys, time
 t0 = time.perf_counter()
-from colorit.datasets import read_boards
-from colorit.warmup import warm_for
+from colorit.io.datasets import read_boards
+from colorit.runtime.warmup import warm_for
 t1 = time.perf_counter()
 boards = read_boards(sys.argv[1])
 t2 = time.perf_counter()

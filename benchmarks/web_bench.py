@@ -39,7 +39,7 @@ import httpx
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from colorit.datasets import read_boards, read_lengths
+from colorit.io.datasets import read_boards, read_lengths
 
 DEFAULT_DATASETS = REPO.parent / "shared" / "datasets"
 SET_NAME = "pc19_b14c6n1000.txt"

@@ -73,8 +73,8 @@ colorit_warm() {
     fi
     if [[ "$mode" == full ]]; then
         colorit_say "compiling the solver kernels (once per version)"
-        if ! (cd "$colorit_root" && "$colorit_python" -m colorit.warmup) >&2; then
-            colorit_say "error: 'python -m colorit.warmup' failed"
+        if ! (cd "$colorit_root" && "$colorit_python" -m colorit.runtime.warmup) >&2; then
+            colorit_say "error: 'python -m colorit.runtime.warmup' failed"
             exit 2
         fi
         printf '%s\n' "$want" >"$stamp"
@@ -86,15 +86,15 @@ colorit_warm() {
         return 0
     fi
     colorit_say "compiling the kernels a first solve needs (the rest follow in the background)"
-    if ! (cd "$colorit_root" && "$colorit_python" -m colorit.warmup --essential) >&2; then
-        colorit_say "error: 'python -m colorit.warmup --essential' failed"
+    if ! (cd "$colorit_root" && "$colorit_python" -m colorit.runtime.warmup --essential) >&2; then
+        colorit_say "error: 'python -m colorit.runtime.warmup --essential' failed"
         exit 2
     fi
     (
         cd "$colorit_root" || exit 0
         nohup nice -n 10 "$colorit_python" -c '
 import sys
-from colorit.warmup import warmup
+from colorit.runtime.warmup import warmup
 warmup()
 open(sys.argv[1], "w").write(sys.argv[2] + "\n")
 ' "$stamp" "$want" >"$colorit_venv/warmup.log" 2>&1 </dev/null &

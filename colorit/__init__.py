@@ -21,8 +21,8 @@ __version__ = "0.2.0"
 
 #: Public name -> the module that defines it.
 _LAZY = {
-    "Board": ".board",
-    "RegionGraph": ".graph",
+    "Board": ".game.board",
+    "RegionGraph": ".game.graph",
     "Limits": ".limits",
     "DEFAULT_ALGO": ".solvers",
     "Control": ".solvers",
@@ -49,8 +49,8 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from .board import Board
-    from .graph import RegionGraph
+    from .game.board import Board
+    from .game.graph import RegionGraph
     from .limits import Limits
     from .solvers import (
         DEFAULT_ALGO,

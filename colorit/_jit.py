@@ -11,6 +11,7 @@ import contextlib
 import importlib
 import importlib.util
 import os
+import pickle
 import struct
 import sys
 from types import ModuleType
@@ -443,3 +444,32 @@ def _array_types_without_masked_arrays() -> None:
 
 
 load_from_cache_lean()
+
+
+def index_tolerant_of_moved_modules() -> None:
+    """Read a cache index that names a module colorit no longer has as an obsolete one.
+
+    An index lists its kernels' signatures, pickled with the modules of their types. One
+    written by an earlier layout of the package (left in ``__pycache__`` by an upgrade:
+    pip removes the files it installed, not numba's) names modules since moved, and
+    numba's loader would fail on it instead of compiling anew; here it reads as empty,
+    as numba reads an index of another numba version, and is written over by the
+    compile that follows."""
+    from numba.core import caching
+
+    index_file = getattr(caching, "IndexDataCacheFile", None)
+    load_index = getattr(index_file, "_load_index", None)
+    if load_index is None or getattr(load_index, "_colorit_tolerant", False):
+        return  # pragma: no cover (another numba layout, or installed already)
+
+    def _load_index(self):  # type: ignore[no-untyped-def]
+        try:
+            return load_index(self)
+        except (ImportError, AttributeError, EOFError, pickle.UnpicklingError):
+            return {}
+
+    _load_index._colorit_tolerant = True  # type: ignore[attr-defined]
+    index_file._load_index = _load_index  # type: ignore[union-attr]
+
+
+index_tolerant_of_moved_modules()

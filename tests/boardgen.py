@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from colorit import Board, RegionGraph
-from colorit.flood import frontier
+from colorit.game.play_bits import frontier
 
 INT64 = st.integers(-(2**63), 2**63 - 1)
 

@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 
 from colorit.cli import main
-from colorit.csvio import read_board_csv, read_moves_csv
-from colorit.datasets import ALPHABET
+from colorit.io.csvfile import read_board_csv, read_moves_csv
+from colorit.io.datasets import ALPHABET
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "demofiles" / "sample.csv"

@@ -17,9 +17,9 @@ from colorit import Board, ColoritError, Control, Limits, RegionGraph, solve
 from colorit.batch import local, report, solving
 from colorit.batch.report import FileReport
 from colorit.batch.solving import BoardResult, StopFlag
-from colorit.generate import random_board
+from colorit.game.generate import random_board
 from colorit.solvers import Outcome, get_solver
-from colorit.warmup import astar_widths
+from colorit.runtime.warmup import astar_widths
 
 BOARDS = [random_board(7, 7, 5, seed=k) for k in range(12)]
 

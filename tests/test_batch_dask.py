@@ -34,7 +34,7 @@ from colorit.batch.dask_client import (
 from colorit.batch.journal import JournalWriter, journal_path
 from colorit.batch.solving import BoardResult, StopFlag, solve_boards
 from colorit.cli import main as cli_main
-from colorit.datasets import ALPHABET, decode_moves, read_boards
+from colorit.io.datasets import ALPHABET, decode_moves, read_boards
 from colorit.errors import ColoritError
 from colorit.solvers import Limits
 

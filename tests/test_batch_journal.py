@@ -32,7 +32,7 @@ from colorit.batch.journal import (
 )
 from colorit.batch.solving import BoardResult, solve_boards
 from colorit.cli import main as cli_main
-from colorit.datasets import ALPHABET, read_boards
+from colorit.io.datasets import ALPHABET, read_boards
 from colorit.solvers import Limits
 
 REPO = Path(__file__).resolve().parents[1]

@@ -12,8 +12,8 @@ from colorit.batch.report import FileReport, summarize
 from colorit.batch.results import Campaign, Record
 from colorit.batch.session import BenchInputs, BenchOptions
 from colorit.batch.solving import BoardResult, StopFlag
-from colorit.datasets import ALPHABET
-from colorit.generate import random_board
+from colorit.io.datasets import ALPHABET
+from colorit.game.generate import random_board
 
 
 def run_over(results: list[BoardResult | None], opts: BenchOptions) -> tuple[BenchInputs, Passes, BenchOutcome]:

@@ -7,7 +7,7 @@ from colorit.batch.passes import first_todo, is_proven, promise
 from colorit.batch.results import Campaign, Record
 from colorit.batch.session import BenchInputs, BenchOptions
 from colorit.batch.solving import BoardResult
-from colorit.generate import random_board
+from colorit.game.generate import random_board
 
 BOARDS = [random_board(5, 5, 3, seed=s) for s in range(5)]
 

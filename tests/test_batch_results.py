@@ -15,7 +15,7 @@ from colorit import solve
 from colorit.batch.results import Campaign, ResultsError
 from colorit.batch.solving import BoardResult
 from colorit.cli import main as cli_main
-from colorit.datasets import ALPHABET, read_boards
+from colorit.io.datasets import ALPHABET, read_boards
 
 
 def bench(*args: object) -> int:

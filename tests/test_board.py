@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import naive
 from boardgen import STABLE, boards
 from colorit import Board, BoardFormatError, SolutionError
-from colorit.board import parse_start
+from colorit.game.board import parse_start
 
 # Worked by hand from the top-left cell (colour 1):
 #   0 absorbs (1,0);  2 absorbs (0,1), (2,0), (2,1);
@@ -186,7 +186,7 @@ def test_palette_and_codes_are_numpys_unique(cells: np.ndarray) -> None:
 def test_palettes_and_codes_of_many_grids_are_each_grids_own(n: int, h: int, w: int, top: int, seed: int) -> None:
     """The whole-array palettes and codes of a stack of grids (the set readers') equal
     each grid's own, dtypes included, whatever ids each grid lacks."""
-    from colorit.board import _palette_and_codes, palettes_and_codes
+    from colorit.game.board import _palette_and_codes, palettes_and_codes
 
     grids = np.random.default_rng(seed).integers(0, top + 1, size=(n, h, w))
     palettes, codes = palettes_and_codes(grids)

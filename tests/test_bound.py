@@ -1,4 +1,4 @@
-"""The colour-elimination lower bound (``colorit.bound``): the list kernel
+"""The colour-elimination lower bound (``colorit.solvers.bound``): the list kernel
 (``lower_bound``/``elimination_bound``) and the bitset kernel (``elimination_bound_bits``)
 give the same value, which never exceeds the true optimum found by the naive exhaustive
 search, from the start and from positions reached by random moves."""
@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 import naive
 from boardgen import STABLE, boards, front_of, rows_of
 from colorit import Board, RegionGraph
-from colorit.bitset import count, from_bits, pad_words, to_bits
-from colorit.bound import bound_bits, elimination_bound_bits, lower_bound
-from colorit.flood import play
-from colorit.graph import adjacency_bits, padded
+from colorit.game.bitset import count, from_bits, pad_words, to_bits
+from colorit.solvers.bound import bound_bits, elimination_bound_bits, lower_bound
+from colorit.game.play_bits import play
+from colorit.game.graph import adjacency_bits, padded
 
 GRID = [[1, 2, 0, 0], [0, 1, 1, 0], [2, 2, 0, 1], [0, 0, 0, 1]]  # optimum 4 from the corner
 
@@ -209,8 +209,8 @@ def test_the_vectorised_widths_agree_with_the_list_kernel(size_colours: tuple[in
     """At 4 to 8 words, the widths ``bound_bits`` is compiled for with LLVM's SLP
     vectorizer on (``SUPERWORD_MIN_WORDS``), it agrees with the list kernel (no bitsets,
     no vectorizing) at every limit, along random games."""
-    from colorit.bound import SUPERWORD_MIN_WORDS
-    from colorit.generate import random_board
+    from colorit.solvers.bound import SUPERWORD_MIN_WORDS
+    from colorit.game.generate import random_board
 
     side, colours = size_colours
     g = RegionGraph.from_board(random_board(side, side, colours, seed=seed))
@@ -229,7 +229,7 @@ def test_the_vectorised_widths_agree_with_the_list_kernel(size_colours: tuple[in
 
 def test_the_sizes_of_the_vectorised_test_cover_every_vectorised_width() -> None:
     """The boards the test above draws from land at every width from 4 to 8 words."""
-    from colorit.generate import random_board
+    from colorit.game.generate import random_board
 
     widths = {len(padded(RegionGraph.from_board(random_board(s, s, c, seed=1))).root)
               for s, c in [(17, 8), (20, 6), (22, 8), (24, 8), (25, 9)]}

@@ -32,7 +32,7 @@ from cli_support import (
 from colorit import Board, solve
 from colorit.batch.report import SUMMARY_KEYS
 from colorit.cli import main as cli_main
-from colorit.datasets import ALPHABET, decode_moves, read_boards
+from colorit.io.datasets import ALPHABET, decode_moves, read_boards
 
 PROGRESS = re.compile(r"^colorit bench: (\d+)/(\d+) boards \((\d+)%\), \d+ moves, \d+ s(, about \d+ s left)?$")
 

@@ -24,7 +24,7 @@ from cli_support import (
 
 from colorit import solve
 from colorit.cli import main
-from colorit.csvio import read_board_csv
+from colorit.io.csvfile import read_board_csv
 
 COLUMNS = ["algorithm", "moves", "time_s", "proven", "saving_moves", "saving_pct"]
 PROGRESS = re.compile(

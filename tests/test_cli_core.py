@@ -21,13 +21,16 @@ import time
 from pathlib import Path
 
 import pytest
+
+import colorit.log as log_module
+import colorit.runtime.clock as clock_module
 from cli_support import assert_one_line_error, board_file, env, in_process, registered
 
 from colorit import ColoritError, Control, Limits, solve
 from colorit.cli import COMMANDS, core
 from colorit.errors import OutputError
-from colorit.generate import random_board
-from colorit.limits import format_size, machine_memory
+from colorit.game.generate import random_board
+from colorit.machine import format_size, machine_memory
 from colorit.solvers import Outcome, Solution, get_solver
 
 # --------------------------------------------------------------------------- exit codes, default
@@ -185,12 +188,12 @@ def test_clock_counts_from_the_process_start() -> None:
 def test_clock_starts_after_bin_colorit_setup(monkeypatch: pytest.MonkeyPatch) -> None:
     """``COLORIT_CLOCK_START`` (epoch seconds, set by ``bin/colorit`` after a first-run
     setup) moves the start later than the process start, never before the import."""
-    monkeypatch.setattr(core, "_IMPORTED_AT", time.monotonic() - 0.1)
-    monkeypatch.setenv(core.CLOCK_ENV, repr(time.time() - 0.5))
-    age = time.monotonic() - core.clock_start()
+    monkeypatch.setattr(clock_module, "_IMPORTED_AT", time.monotonic() - 0.1)
+    monkeypatch.setenv(clock_module.CLOCK_ENV, repr(time.time() - 0.5))
+    age = time.monotonic() - clock_module.clock_start()
     assert 0.45 <= age < 0.6
-    monkeypatch.setenv(core.CLOCK_ENV, "not a time")
-    assert time.monotonic() - core.clock_start() >= 0.1
+    monkeypatch.setenv(clock_module.CLOCK_ENV, "not a time")
+    assert time.monotonic() - clock_module.clock_start() >= 0.1
 
 
 # --------------------------------------------------------------------------- signal guard, in process
@@ -385,7 +388,7 @@ def test_progress_off_a_terminal_is_a_line_per_few_percent() -> None:
 
 def test_progress_a_line_every_ten_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
     clock = FakeTime()
-    monkeypatch.setattr(core, "time", clock)
+    monkeypatch.setattr(log_module, "time", clock)
     stream = io.StringIO()
     progress = core.Progress(10_000, "boards", label="bench", stream=stream)  # 1 board is 0.01%
     clock.now += 9.0
@@ -578,7 +581,7 @@ def test_the_collector_waits_for_the_start_and_then_sets_it_aside() -> None:
         assert gc.get_threshold() == before and gc.get_freeze_count() == frozen
         core.defer_collection()
         core.defer_collection()  # twice: the thresholds to restore are still the first
-        assert gc.get_threshold() == (core.START_GC_THRESHOLD, before[1], before[2])
+        assert gc.get_threshold() == (clock_module.START_GC_THRESHOLD, before[1], before[2])
         kept = [object() for _ in range(10)]
         core.settle_collection()
         assert gc.get_threshold() == before

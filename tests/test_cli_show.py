@@ -16,7 +16,7 @@ import pytest
 from PIL import Image
 
 from colorit.cli import main
-from colorit.generate import random_board
+from colorit.game.generate import random_board
 
 ROOT = Path(__file__).resolve().parents[1]
 BOARD14 = ROOT / "demofiles" / "board-14x14.csv"

@@ -40,9 +40,9 @@ from hypothesis import strategies as st
 
 from colorit import Board, Limits, SolutionError, solve, solver_names
 from colorit.cli import main
-from colorit.csvio import read_board_csv, write_board_csv
-from colorit.generate import random_board
-from colorit.limits import format_size, machine_memory
+from colorit.io.csvfile import read_board_csv, write_board_csv
+from colorit.game.generate import random_board
+from colorit.machine import format_size, machine_memory
 
 STAMP = re.compile(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}\] \S")
 

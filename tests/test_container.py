@@ -35,7 +35,7 @@ from pathlib import Path
 import pytest
 
 from colorit import solve
-from colorit.csvio import read_board_csv
+from colorit.io.csvfile import read_board_csv
 
 REPO = Path(__file__).resolve().parents[1]
 DOCKERFILE = REPO / "Dockerfile"
@@ -96,11 +96,11 @@ def _one(keyword: str) -> str:
 def test_the_dockerfile_runs_modules_that_exist() -> None:
     runs = " ".join(rest for k, rest in _instructions() if k == "RUN")
     modules = re.findall(r"python3? -m ([\w.]+)", runs)
-    assert "colorit.warmup" in modules, "the image must compile the kernels while it is built"
+    assert "colorit.runtime.warmup" in modules, "the image must compile the kernels while it is built"
     for module in modules:
         if module.startswith("colorit"):
             assert importlib.util.find_spec(module) is not None, f"the Dockerfile runs {module}, which does not exist"
-    from colorit import warmup
+    from colorit.runtime import warmup
 
     assert callable(getattr(warmup, "main", None))
 

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from colorit import Board, BoardFormatError, OutputError
-from colorit import csvio
-from colorit.csvio import (
+from colorit.io import csvfile as csvio
+from colorit.io.csvfile import (
     INT64_MAX,
     INT64_MIN,
     moves_text,

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from colorit import Board, BoardFormatError, ColoritError
-from colorit.datasets import (
+from colorit.io.datasets import (
     ALPHABET,
     alphabet_fits,
     decode_moves,

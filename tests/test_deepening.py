@@ -10,7 +10,7 @@ from boardgen import STABLE, boards, rows_of
 from hypothesis import given, settings
 
 from colorit import Board, Control, Limits, RegionGraph
-from colorit.generate import random_board
+from colorit.game.generate import random_board
 from colorit.solvers import astar, deepening
 from colorit.solvers.linear import linear_moves
 

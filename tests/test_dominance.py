@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from colorit import Board, Control, Limits, RegionGraph
-from colorit.generate import random_board
+from colorit.game.generate import random_board
 from colorit.solvers import astar, dominance
 from colorit.solvers.linear import linear_moves
 

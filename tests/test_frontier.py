@@ -1,4 +1,4 @@
-"""``colorit.frontier``: the basic AI and greedy played on per-colour frontier lists give
+"""``colorit.game.play_lists``: the basic AI and greedy played on per-colour frontier lists give
 exactly the moves of a naive reference on cells (``naive.linear_moves``,
 ``naive.greedy_moves``), whole or in slices, on any board including one of many colours;
 ``finish`` completes any prefix to a valid answer."""
@@ -14,7 +14,8 @@ from boardgen import STABLE, boards, rows_of
 from hypothesis import given
 from hypothesis import strategies as st
 
-from colorit import Board, RegionGraph, frontier
+from colorit import Board, RegionGraph
+from colorit.game import play_lists as frontier
 
 
 def graph_of(board: Board) -> RegionGraph:

@@ -1,4 +1,4 @@
-"""Game IDs of Simon Tatham's Flood (``colorit/gameid.py``): round trips, one-line
+"""Game IDs of Simon Tatham's Flood (``colorit/io/gameid.py``): round trips, one-line
 errors naming the column, board files holding an ID for every command, and
 ``colorit generate --format tatham`` whose limit is the optimum plus the extra moves."""
 
@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 from naive import optimal_length
 
 from colorit import Board
-from colorit.csvio import read_board_csv, read_board_file
-from colorit.datasets import read_board_set
+from colorit.io.csvfile import read_board_csv, read_board_file
+from colorit.io.datasets import read_board_set
 from colorit.errors import BoardFormatError, ColoritError
-from colorit.gameid import DIGITS, format_game_id, parse_game_id
-from colorit.generate import random_board
+from colorit.io.gameid import DIGITS, format_game_id, parse_game_id
+from colorit.game.generate import random_board
 
 #: cli_support.GRID (optimum 4 from the corner) as a game ID, with 2 extra moves.
 GRID_ID = "4x4c3m2:1200011022010001,6"

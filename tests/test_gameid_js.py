@@ -1,4 +1,4 @@
-"""The page's game ID parser (colorit/web/static/gameid.js) against colorit.gameid, through
+"""The page's game ID parser (colorit/web/static/gameid.js) against colorit.io.gameid, through
 node: the same boards, colours, extra moves and limits from the same IDs, the same
 one-line message (and so the same column) from the same bad ones, the same IDs written.
 
@@ -18,9 +18,9 @@ from test_gameid import BAD_IDS
 
 from ci_env import tool_or_skip
 from colorit import Board
-from colorit.csvio import read_board_file
+from colorit.io.csvfile import read_board_file
 from colorit.errors import BoardFormatError, ColoritError
-from colorit.gameid import DIGITS, format_game_id, parse_game_id
+from colorit.io.gameid import DIGITS, format_game_id, parse_game_id
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "tests" / "js" / "gameid_cli.mjs"

@@ -16,7 +16,7 @@ from test_web_browser import browser, by_id, cells_shown, moves_shown, new_game,
 
 from colorit import solve
 from colorit.errors import BoardFormatError
-from colorit.gameid import parse_game_id
+from colorit.io.gameid import parse_game_id
 
 #: A 6x4 board of 5 colours, three extra moves.
 GAME_ID = "6x4c5m3:012340123401234012340120,13"

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from colorit import ColoritError
-from colorit.generate import parse_size, random_board
+from colorit.game.generate import parse_board_size, random_board
 
 
 def test_shape_and_colour_range() -> None:
@@ -58,10 +58,10 @@ def test_bad_arguments(args: tuple[int, int, int, int], message: str) -> None:
     ("spec", "expected"), [("14x14", (14, 14)), ("20x12", (20, 12)), ("7", (7, 7)), (" 3 X 4 ", (3, 4))]
 )
 def test_parse_size(spec: str, expected: tuple[int, int]) -> None:
-    assert parse_size(spec) == expected
+    assert parse_board_size(spec) == expected
 
 
 @pytest.mark.parametrize("spec", ["", "x", "3x", "3x4x5", "-3x4", "0x4", "3.5x4"])
 def test_parse_size_rejects(spec: str) -> None:
     with pytest.raises(ColoritError):
-        parse_size(spec)
+        parse_board_size(spec)

@@ -1,4 +1,4 @@
-"""The region graph (``colorit.graph``) and the game on it (``colorit.flood``): regions,
+"""The region graph (``colorit.game.graph``) and the game on it (``colorit.game.play_bits``): regions,
 colours, sizes and adjacency of boards worked out by hand, checked against a naive
 cell-by-cell labelling on random boards, and the flooded set the kernels keep checked
 against flooding the cells with ``naive.flood``."""
@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 import naive
 from boardgen import STABLE
 from colorit import Board, RegionGraph
-from colorit.bitset import count, from_bits, padded_width, to_bits
-from colorit.flood import frontier, play, play_rows
-from colorit.generate import random_board
-from colorit.graph import adjacency_bits, colour_rows, count_regions, padded
+from colorit.game.bitset import count, from_bits, padded_width, to_bits
+from colorit.game.play_bits import frontier, play, play_rows
+from colorit.game.generate import random_board
+from colorit.game.graph import adjacency_bits, colour_rows, count_regions, padded
 from colorit.solvers.lookahead import lookahead_moves
 
 # The board of test_board.py. Regions in reading order of their first cell:

@@ -1,4 +1,4 @@
-"""``colorit.solvers.guard``: a time limit is a promise whatever the solver does. Test-only
+"""``colorit.solvers.deadline``: a time limit is a promise whatever the solver does. Test-only
 solvers, registered in this process for the span of a test, misbehave on purpose: one
 never returns, one runs out of memory, one reports late. The guard answers by the hard
 deadline with the best answer reported, checked; a stop request is answered within
@@ -18,17 +18,13 @@ import numpy as np
 import pytest
 from cli_support import env, registered
 
-from colorit import Board, Control, Limits, RegionGraph, SolutionError, frontier, solve
-from colorit.generate import random_board
-from colorit.graph import GraphTooBig
+from colorit import Board, Control, Limits, RegionGraph, SolutionError, solve
+from colorit.game import play_lists as frontier
+from colorit.game.generate import random_board
+from colorit.game.graph import GraphTooBig
 from colorit.solvers import Outcome, get_solver
-from colorit.solvers import guard as guard_mod
-from colorit.solvers.guard import (
-    STOP_GRACE_S,
-    build_solution,
-    hard_deadline_for,
-    run_guarded,
-)
+from colorit.solvers import deadline as guard_mod
+from colorit.solvers.deadline import STOP_GRACE_S, build_solution, hard_deadline_for, run_guarded
 
 BOARD = random_board(30, 30, 6, seed=11)
 
@@ -54,7 +50,7 @@ def greedy_codes(graph: RegionGraph) -> list[int]:
 
 
 def linear_codes(graph: RegionGraph) -> list[int]:
-    from colorit import frontier
+    from colorit.game import play_lists as frontier
 
     return frontier.linear_codes(graph)
 
@@ -257,7 +253,7 @@ def test_build_solution_refuses_a_code_the_board_does_not_have() -> None:
     """In a process of its own, as the bug takes the interpreter down."""
     script = (
         "from colorit import Board, SolutionError\n"
-        "from colorit.solvers.guard import build_solution\n"
+        "from colorit.solvers.deadline import build_solution\n"
         "board = Board.from_rows([[5, 9, 9], [9, 7, 5]])\n"
         "for codes in ([7], [0, 3], [-1]):\n"
         "    try:\n"
@@ -297,7 +293,7 @@ def test_a_warm_solver_stops_by_itself_before_the_guard_steps_in(algo: str) -> N
     """The guard is for what a solver cannot help (a first compile, a huge graph); on a
     24x24 board with its kernels loaded a solver returns by itself within the guard's
     allowance of its deadline."""
-    from colorit.warmup import warm_for
+    from colorit.runtime.warmup import warm_for
 
     boards = [random_board(24, 24, 6, seed=seed) for seed in (4, 7, 8)]
     warm_for(algo, boards)

@@ -15,23 +15,18 @@ import pytest
 from cli_support import assert_one_line_error, board_file, in_process
 
 from colorit import Board, ColoritError, Control, Limits, solve
-from colorit.generate import random_board
-from colorit.limits import (
+from colorit.game.generate import random_board
+from colorit.machine import (
     CGROUP_ROOT_ENV,
-    MIN_MEMORY,
     available_cpus,
     cgroup_cpu_limit,
     cgroup_memory_limit,
-    check_memory,
-    check_seconds,
     default_memory_bytes,
     format_size,
     machine_memory,
-    parse_seconds,
-    parse_size,
     physical_memory,
-    whole_number,
 )
+from colorit.limits import MIN_MEMORY, check_memory, check_seconds, parse_seconds, parse_memory_size, whole_number
 
 RAM = format_size(machine_memory())
 
@@ -54,13 +49,13 @@ RAM = format_size(machine_memory())
     ],
 )
 def test_parse_size(spec: str, size: int) -> None:
-    assert parse_size(spec) == size
+    assert parse_memory_size(spec) == size
 
 
 @pytest.mark.parametrize("spec", ["", "G", "-1G", "12Q", "lots", "1,5G", "0x10"])
 def test_parse_size_rejects(spec: str) -> None:
     with pytest.raises(ColoritError, match=r"^memory size .* is not a size such as 512M, 2G or a number of bytes$"):
-        parse_size(spec)
+        parse_memory_size(spec)
 
 
 def test_check_memory() -> None:
@@ -336,7 +331,7 @@ def test_no_cgroup_files_leaves_the_machine_s(cgroup: Path) -> None:
 def test_machine_memory_is_read_again_after_its_ttl(cgroup: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A bench checks every board's limits: the cgroup files are read once a second at
     most, and again as soon as that has passed (a container's limit may change)."""
-    from colorit import limits
+    from colorit import machine as limits
 
     assert machine_memory() == physical_memory()
     fake_cgroup(cgroup, {"memory.max": str(GIB)})
@@ -367,7 +362,7 @@ def test_the_web_pool_sizes_itself_to_the_cpu_quota(cgroup: Path) -> None:
 def test_a_limit_on_a_group_above_this_process_holds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A process in a nested group (``/proc/self/cgroup`` names its path): the lowest
     limit on the way from its group up to the root is the one that holds."""
-    from colorit import limits
+    from colorit import machine as limits
 
     root = tmp_path / "cgroup"
     fake_cgroup(

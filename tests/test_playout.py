@@ -1,4 +1,4 @@
-"""The greedy playout (``colorit.playout``): a real game, and the same game from each of
+"""The greedy playout (``colorit.solvers.playout``): a real game, and the same game from each of
 its positions. The beam relies on the second: the child a parent's playout goes on to
 is ranked by the parent's playout less one move, without playing it again."""
 
@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from boardgen import STABLE, boards, front_of
 from colorit import Board, RegionGraph
-from colorit.flood import eliminating_colour, play
-from colorit.graph import adjacency_bits
-from colorit.playout import greedy_playout, playout_moves, size_bits
+from colorit.game.play_bits import eliminating_colour, play
+from colorit.game.graph import adjacency_bits
+from colorit.solvers.playout import greedy_playout, playout_moves, size_bits
 
 NO_LIMIT = 1 << 62
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from colorit import Board, ColoritError, SolutionError, palette, solve
-from colorit.generate import random_board
+from colorit.game.generate import random_board
 from colorit.render import frames
 from colorit.render.frames import (
     MIN_LABEL_CELL,

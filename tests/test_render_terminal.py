@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from colorit import Board, ColoritError, palette, solve
-from colorit.generate import random_board
+from colorit.game.generate import random_board
 from colorit.render.terminal import (
     PLAIN_CHARS,
     board_text,

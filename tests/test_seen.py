@@ -9,7 +9,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from colorit.bitset import hash_words
+from colorit.game.bitset import hash_words
 from colorit.solvers.seen import NOT_STORED, free_slot, home_slot, stored_moves, table_find, table_put, table_repoint
 
 WORDS = 2

@@ -29,8 +29,8 @@ from colorit import (
     solve,
     solver_names,
 )
-from colorit.datasets import read_boards, read_lengths
-from colorit.generate import random_board
+from colorit.io.datasets import read_boards, read_lengths
+from colorit.game.generate import random_board
 
 EXACT = ("dfs", "astar", "auto")
 GRID = [[1, 2, 0, 0], [0, 1, 1, 0], [2, 2, 0, 1], [0, 0, 0, 1]]  # optimum 4 from the corner
@@ -337,8 +337,8 @@ def test_astar_defers_a_few_colours_search_longer(first_slices: list[int]) -> No
     assert astar_states(more) != astar_states(more, defer_below=astar.FEW_COLOURS_DEFER_BELOW_NODES)
     assert first_slices[0] == astar.SMALL_FIRST_SLICE and first_slices[-1] == SliceBudget().budget
     # past the compiled widths a node costs more: the default first slice (one slice run)
-    from colorit.bitset import WIDTH_TIERS
-    from colorit.warmup import OneSlice
+    from colorit.game.bitset import WIDTH_TIERS
+    from colorit.runtime.warmup import OneSlice
 
     wide = RegionGraph.from_board(random_board(40, 40, astar.FEW_COLOURS, seed=1))
     assert wide.n_words > max(WIDTH_TIERS) and wide.adjacency_bits_fit
@@ -440,8 +440,8 @@ def test_astar_looks_in_the_window_before_the_bound_on_few_colours(last_counters
 def test_astar_plants_the_root_as_node_zero() -> None:
     """The root is node 0, with no parent and no moves, and the seen table finds it
     (under the hash the search's kernel gives the same set at its compiled width)."""
-    from colorit.bitset import hash_words
-    from colorit.graph import padded
+    from colorit.game.bitset import hash_words
+    from colorit.game.graph import padded
     from colorit.solvers import astar
     from colorit.solvers.seen import table_find
 
@@ -460,7 +460,7 @@ def test_astar_plants_the_root_as_node_zero() -> None:
 def test_astar_keeps_expanded_nodes_frontiers() -> None:
     """Each filled slot of the frontier cache holds the frontier of its node's set (the
     search starts children from it), and a store taken again starts with it empty."""
-    from colorit.graph import padded
+    from colorit.game.graph import padded
     from colorit.solvers import astar
     from colorit.solvers.linear import linear_moves
 
@@ -687,7 +687,7 @@ def test_auto_goes_on_in_its_memory_after_the_cap(monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setattr(astar, "_deepen", spy_deepen)
     board = random_board(**HARD)
-    from colorit.warmup import warm_for
+    from colorit.runtime.warmup import warm_for
 
     warm_for("auto", [board])  # kernels compiled before timing
     t0 = time.monotonic()

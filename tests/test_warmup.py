@@ -1,4 +1,4 @@
-"""``colorit.warmup``: loading the kernels before a clock runs, without the work of a solve."""
+"""``colorit.runtime.warmup``: loading the kernels before a clock runs, without the work of a solve."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import tracemalloc
 
 import pytest
 
-from colorit.generate import random_board
-from colorit.graph import RegionGraph
-from colorit.solvers import guard
-from colorit.warmup import warm_for, width_key
+from colorit.game.generate import random_board
+from colorit.game.graph import RegionGraph
+from colorit.solvers import deadline as guard
+from colorit.runtime.warmup import warm_for, width_key
 
 
 def test_the_warm_up_allocates_little() -> None:
@@ -42,8 +42,8 @@ def test_warm_for_auto_loads_its_helpers_only_where_its_boards_need_them(monkeyp
     """auto's beam at the small board's width runs only when the boards need that
     width, its depth-first search only when a board is wider than A*'s compiled widths;
     with no boards named (a worker's start), both."""
-    from colorit import warmup
-    from colorit.bitset import WIDTH_TIERS
+    from colorit.runtime import warmup
+    from colorit.game.bitset import WIDTH_TIERS
 
     calls: list[tuple[str, int]] = []
 
@@ -78,8 +78,8 @@ def test_warm_for_auto_loads_its_helpers_only_where_its_boards_need_them(monkeyp
 def test_astar_widths_come_from_region_counts() -> None:
     """The widths a set needs, from its boards' region counts alone, are the kernels
     their graphs run (boards of one region, and past bitset adjacency, need none)."""
-    from colorit.board import Board
-    from colorit.warmup import astar_widths
+    from colorit.game.board import Board
+    from colorit.runtime.warmup import astar_widths
 
     boards = [random_board(side, side, colours, seed=side) for side, colours in ((4, 3), (10, 6), (14, 6), (20, 6), (26, 6), (34, 6), (60, 6))]
     boards.append(Board.from_rows([[2, 2], [2, 2]]))
@@ -91,8 +91,8 @@ def test_astar_widths_come_from_region_counts() -> None:
 
 def test_boards_for_widths_reach_each_width_asked() -> None:
     """The warm-up's boards run A* at exactly the widths asked, the run-time width too."""
-    from colorit.bitset import RUNTIME_WIDTH, WIDTH_TIERS
-    from colorit.warmup import boards_for_widths
+    from colorit.game.bitset import RUNTIME_WIDTH, WIDTH_TIERS
+    from colorit.runtime.warmup import boards_for_widths
 
     for widths in ({WIDTH_TIERS[0], WIDTH_TIERS[1]}, {WIDTH_TIERS[3]}, {WIDTH_TIERS[0], RUNTIME_WIDTH}, set()):
         assert {width_key(RegionGraph.from_board(b)) for b in boards_for_widths(widths)} == widths

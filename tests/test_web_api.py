@@ -29,7 +29,7 @@ from fastapi.testclient import TestClient
 
 import colorit
 from colorit import Board, SolutionError, palette, solver_names
-from colorit.generate import random_board
+from colorit.game.generate import random_board
 from colorit.web import ServerConfig, create_app
 from colorit.web.app import STATIC_DIR
 from colorit.web.pool import SolverPool
@@ -666,7 +666,7 @@ def test_junk_never_breaks_the_server(client: TestClient, junk: tuple[str, bytes
         start = data.get("start", [0, 0])
         board = Board.from_rows(data["board"])
         if isinstance(start, str):
-            from colorit.board import parse_start
+            from colorit.game.board import parse_start
 
             start = parse_start(start, board.height, board.width)
         board.with_start(tuple(start)).check(body["moves"])

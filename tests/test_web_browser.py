@@ -24,9 +24,9 @@ import pytest
 
 from ci_env import on_ci
 from colorit import Board, solve
-from colorit.csvio import parse_board_lines
+from colorit.io.csvfile import parse_board_lines
 from colorit.errors import BoardFormatError
-from colorit.generate import random_board
+from colorit.game.generate import random_board
 from colorit import palette
 from colorit.palette import colours
 

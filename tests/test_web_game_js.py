@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from ci_env import tool_or_skip
 from colorit import Board
-from colorit.csvio import read_board_csv
+from colorit.io.csvfile import read_board_csv
 from colorit.errors import BoardFormatError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -173,7 +173,7 @@ def test_flood_on_a_known_board() -> None:
 
 
 # --------------------------------------------------------------------------------------
-# CSV: the same rows or the same one-line error as colorit.csvio
+# CSV: the same rows or the same one-line error as colorit.io.csvfile
 
 NAME = "board.csv"
 INT_TEXT = st.one_of(

@@ -30,7 +30,7 @@ import pytest
 pytest.importorskip("uvicorn")
 
 from colorit import Board, solver_names
-from colorit.generate import random_board
+from colorit.game.generate import random_board
 
 ROOT = Path(__file__).resolve().parents[1]
 #: the server's --max-time: long enough for the slow solves below, short enough to show

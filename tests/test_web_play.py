@@ -23,10 +23,10 @@ import numpy as np
 import pytest
 
 from colorit import Board, solve
-from colorit.bound import lower_bound
-from colorit.csvio import parse_board_lines
-from colorit.generate import random_board
-from colorit.graph import RegionGraph
+from colorit.solvers.bound import lower_bound
+from colorit.io.csvfile import parse_board_lines
+from colorit.game.generate import random_board
+from colorit.game.graph import RegionGraph
 
 from ci_env import tool_or_skip
 

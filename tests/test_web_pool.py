@@ -19,7 +19,7 @@ import psutil
 import pytest
 
 from colorit import Board
-from colorit.generate import random_board
+from colorit.game.generate import random_board
 from colorit.web import pool as pool_module
 from colorit.web.pool import PoolClosed, PoolFull, SolveFailed, SolverPool
 

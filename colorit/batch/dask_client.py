@@ -48,11 +48,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
 from ..errors import ColoritError
-from ..limits import available_cpus
+from ..machine import available_cpus
 from . import dask_worker
 
 if TYPE_CHECKING:
-    from ..board import Board
+    from ..game.board import Board
     from ..solvers import Limits
     from .solving import BoardResult, OnResults, Seed, StopFlag
 

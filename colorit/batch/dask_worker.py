@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ..board import Board
+    from ..game.board import Board
     from ..solvers import Control, Limits
     from .solving import BoardResult, Seed
 
@@ -73,7 +73,7 @@ def ensure_warm(algo: str, widths: Iterable[int] = ()) -> None:
     """Load the kernels of ``algo`` and the searches' ``widths`` this worker has not
     loaded yet (and tune its allocator, once)."""
     from ..solvers import get_solver
-    from ..warmup import warm_astar, warm_for
+    from ..runtime.warmup import warm_astar, warm_for
 
     global _malloc_tuned
     with _warm_lock:
@@ -98,7 +98,8 @@ async def warm_worker(algo: str, widths: list[int]) -> None:
 
 def worker_limits(limits: Limits) -> Limits:
     """The run's limits with the memory share this worker can give each thread."""
-    from ..limits import MIN_MEMORY, machine_memory
+    from ..machine import MIN_MEMORY
+    from ..machine import machine_memory
     from ..solvers import Limits
 
     budget, threads = machine_memory(), 1
@@ -119,7 +120,7 @@ def solve_chunk(
     """A chunk on a worker: ``solve_one`` for each board (None once the run is
     stopped)."""
     from ..solvers import Control
-    from ..warmup import widths_for
+    from ..runtime.warmup import widths_for
     from .solving import solve_one
 
     ensure_warm(algo, widths_for(algo, boards))

@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Self
 
-from ..board import Board
+from ..game.board import Board
 from ..errors import ColoritError, SolutionError
 from .solving import BoardResult
 
@@ -244,7 +244,7 @@ class JournalWriter:
         the ``kept`` answers (what a resume read back, ``Resumed``), written whole
         before anything is appended, so that a torn, damaged or wrong line of the old
         journal is gone for good and a good one is never lost."""
-        from ..csvio import write_atomic
+        from ..io.files import write_atomic
 
         self.path = Path(path)
         self.boards = boards

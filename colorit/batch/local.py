@@ -17,10 +17,10 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from ..board import Board
+from ..game.board import Board
 from ..errors import ColoritError
 from ..solvers import Control, Limits
-from ..warmup import widths_for
+from ..runtime.warmup import widths_for
 from .solving import (
     BoardResult,
     OnResults,
@@ -74,7 +74,7 @@ def _init_worker(stop_event: Any, algo: str, widths: frozenset[int]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _w_stop, _w_algo = stop_event, algo
     from ..solvers import get_solver
-    from ..warmup import warm_astar, warm_for
+    from ..runtime.warmup import warm_astar, warm_for
 
     warm_for(algo)
     warm_astar(set(widths), algo=get_solver(algo).name)

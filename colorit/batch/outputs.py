@@ -1,6 +1,6 @@
 """What one ``colorit bench`` run writes and prints: the answers file, the journal's end
 (removed when every answer is in the answers file), the JSON summary with its per-board
-records, the plot and the report. Each file is written whole (``cli.core.write_output``)."""
+records, the plot and the report. Each file is written whole (``runtime.signals.write_output``)."""
 
 from __future__ import annotations
 
@@ -73,8 +73,8 @@ class BenchOutputs:
     def write(self, out: BenchOutcome, guard: Any, writer: JournalWriter | None,
               solved: list[BoardResult | None], solve_s: float) -> None:
         """Every file asked for, each whole, under the command's signal ``guard``."""
-        from ..cli import core
-        from ..datasets import solutions_text
+        from ..runtime.signals import write_output
+        from ..io.datasets import solutions_text
 
         o = self.o
         if o.solutions:
@@ -84,15 +84,15 @@ class BenchOutputs:
                 if r is None or r.error:
                     break
                 answers.append(r.moves)
-            core.write_output(o.solutions, solutions_text(answers), guard)
+            write_output(o.solutions, solutions_text(answers), guard)
             if len(answers) < len(out.results):
                 self.notes.append(f"{o.solutions}: wrote the answers of the first {len(answers)} of {len(out.results)} boards")
         if writer is not None:
             self._close_journal(writer)
         if o.json:
-            core.write_output(o.json, json.dumps(json_document(out, self.passes, solved, solve_s), indent=2) + "\n", guard)
+            write_output(o.json, json.dumps(json_document(out, self.passes, solved, solve_s), indent=2) + "\n", guard)
         if o.plot:
-            core.write_output(o.plot, self._plot(out), guard)
+            write_output(o.plot, self._plot(out), guard)
 
     def _close_journal(self, writer: JournalWriter) -> None:
         n = len(self.inputs.boards)
@@ -139,7 +139,7 @@ def json_document(out: BenchOutcome, passes: Passes, solved: list[BoardResult | 
     """The ``--json`` summary: the totals, how the run went, each file's comparison and
     every board's record (moves spelled in the set's digits where they fit)."""
     opts, inputs = passes.o, passes.inputs
-    from ..datasets import ALPHABET, alphabet_fits
+    from ..io.datasets import ALPHABET, alphabet_fits
 
     chars = all(r is None or alphabet_fits(r.moves) for r in out.results)
 

@@ -108,7 +108,7 @@ class Passes:
 
     def budget(self) -> list[BoardResult | None]:
         """Passes with growing limits until the budget is spent (``planner``)."""
-        from ..cli import core
+        from ..log import Progress
 
         campaign, o = self.campaign, self.o
         assert campaign is not None and o.budget is not None
@@ -124,7 +124,7 @@ class Passes:
                 if p is None:
                     break
                 t0 = time.monotonic()
-                progress = core.Progress(len(p.todo), "boards", label=f"bench pass {p.number}", enabled=not o.quiet)
+                progress = Progress(len(p.todo), "boards", label=f"bench pass {p.number}", enabled=not o.quiet)
                 try:
                     self.one(p.limit, p.todo, progress, None)
                 finally:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..datasets import known_lengths_path, read_lengths
+from ..io.datasets import known_lengths_path, read_lengths
 from ..errors import ColoritError
 from .solving import BoardResult
 

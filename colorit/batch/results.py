@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..board import Board
-from ..datasets import ALPHABET, alphabet_fits
+from ..game.board import Board
+from ..io.datasets import ALPHABET, alphabet_fits
 from ..errors import ColoritError, SolutionError
 from .journal import board_digest
 from .solving import BoardResult, Seed

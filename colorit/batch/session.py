@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..board import Board
+from ..game.board import Board
 from ..errors import ColoritError
 from ..log import PROG
 from .journal import journal_path, read_journal
@@ -83,7 +83,7 @@ class BenchInputs:
 
     def check(self) -> None:
         """Refuse options that do not go together, and outputs over inputs."""
-        from ..cli import core
+        from ..io.files import check_files
 
         o = self.o
         if o.scheduler is not None and o.workers is not None:
@@ -95,7 +95,7 @@ class BenchInputs:
         if o.budget is not None and o.resume and o.results is None:
             raise BenchUsageError("--budget resumes through --results FILE, which keeps each board's answer between runs")
         expects = load_expect(o.expect, o.files)
-        core.check_files(
+        check_files(
             [*o.files, *(e[0] for e in expects if e is not None), o.import_journal],
             [o.solutions, o.json, o.plot, self.journal, o.results],
         )
@@ -109,7 +109,7 @@ class BenchInputs:
 
     def load(self) -> None:
         """Read the sets, and what a resumed run kept."""
-        from ..datasets import lengths_are_proven, read_board_set
+        from ..io.datasets import lengths_are_proven, read_board_set
 
         for f, known in zip(self.o.files, self._expects):
             try:
@@ -185,9 +185,8 @@ class BenchRun:
 
     def _runner(self, stack: contextlib.ExitStack, todo: Sequence[int]) -> tuple[Any, int | None]:
         """The runner and the per-search memory share."""
-        from ..cli import core
-        from ..limits import available_cpus, default_memory_bytes
-        from ..warmup import widths_for
+        from ..machine import available_cpus, default_memory_bytes
+        from ..runtime.warmup import warm_up, widths_for
         from .local import InProcess, ProcessPool
 
         o, boards = self.o, self.inputs.boards
@@ -209,16 +208,16 @@ class BenchRun:
         total_memory = o.max_memory if o.max_memory is not None else default_memory_bytes()
         memory = max(1 << 20, total_memory // self.workers)
         if self.workers == 1:
-            core.warm_up(o.algo, [boards[i] for i in todo])  # compiled before any board's clock starts
+            warm_up(o.algo, [boards[i] for i in todo])  # compiled before any board's clock starts
             return InProcess(), memory
-        core.warm_up(o.algo, [])  # each worker loads what its boards need
+        warm_up(o.algo, [])  # each worker loads what its boards need
         pool = ProcessPool(self.workers, keep=o.budget is not None)
         stack.callback(pool.close)
         return pool, memory
 
     def run(self, guard: Any) -> BenchOutcome:
         """Solve and write everything; ``guard`` is the command's signal guard."""
-        from ..cli import core
+        from ..log import Progress
 
         o, inputs = self.o, self.inputs
         todo = first_todo(inputs)
@@ -234,7 +233,7 @@ class BenchRun:
             passes = Passes(inputs, runner, memory, stop, self.started, self.workers)
             writer = passes.journal_writer(stack)
             # a budget's passes report their own progress
-            progress = core.Progress(len(todo), "boards", label="bench", enabled=not o.quiet and o.budget is None)
+            progress = Progress(len(todo), "boards", label="bench", enabled=not o.quiet and o.budget is None)
             t_solve = time.monotonic()
             try:
                 solved = passes.budget() if o.budget is not None else passes.one(o.time_limit, todo, progress, writer)

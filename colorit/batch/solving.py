@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..board import Board
+from ..game.board import Board
 from ..solvers import Control, Limits, solve
 
 

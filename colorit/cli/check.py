@@ -20,7 +20,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, ctx: core.Context) -> int:
-    from ..csvio import read_moves_csv
+    from ..io.csvfile import read_moves_csv
 
     core.check_files([args.input, args.answer], [])
     board = core.read_board(args.input, start=args.start)

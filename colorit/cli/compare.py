@@ -61,8 +61,10 @@ def run(args: argparse.Namespace, ctx: core.Context) -> int:
             file=sys.stderr,
             flush=True,
         )
+    from ..runtime.warmup import warm_up
+
     for algo in runs:
-        core.warm_up(algo, [board])
+        warm_up(algo, [board])
     results: dict[str, Solution] = {}
     with core.SignalGuard(ctx.log) as guard:
         for algo in runs:

@@ -1,7 +1,7 @@
 """``colorit generate --size WxH --colours C [--seed S] [--format csv|tatham] [-o FILE]``: a random board.
 
 The same seed, size and colours give the same board here, in the library
-(``colorit.generate.random_board``) and on the web page. The seed is always reported:
+(``colorit.game.generate.random_board``) and on the web page. The seed is always reported:
 with ``-o`` in the progress line, to standard output's board on standard error.
 
 ``--format tatham`` writes the board as a game ID of Simon Tatham's Flood,
@@ -18,22 +18,22 @@ import secrets
 import sys
 from typing import TYPE_CHECKING
 
-from ..csvio import STDIO
+from ..io.files import STDIO
 from . import core
 
 if TYPE_CHECKING:
-    from ..board import Board
+    from ..game.board import Board
 
-#: Colour ids are signed 64-bit integers (as ``colorit.generate.MAX_COLOURS``).
+#: Colour ids are signed 64-bit integers (as ``colorit.game.generate.MAX_COLOURS``).
 MAX_COLOURS = 2**63 - 1
 #: numpy takes seeds of any size; a seed is reported and typed back, so keep it to 128 bits.
 MAX_SEED = 2**128 - 1
 
 
 def _size(text: str) -> tuple[int, int]:
-    from ..generate import parse_size
+    from ..game.generate import parse_board_size
 
-    return parse_size(text)
+    return parse_board_size(text)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -56,7 +56,7 @@ def tatham_id(board: Board, extra: int, limit: float, ctx: core.Context) -> tupl
     """``board``'s game ID with LIMIT = its optimum + ``extra`` and a note for the
     progress line; the optimum proven by the exact solver within ``limit`` seconds, else
     the best found, with a warning."""
-    from ..gameid import format_game_id
+    from ..io.gameid import format_game_id
 
     with core.SignalGuard(ctx.log) as guard:
         solution = core.solve_within(board, "auto", limit, None, guard)
@@ -75,12 +75,12 @@ def tatham_id(board: Board, extra: int, limit: float, ctx: core.Context) -> tupl
 
 
 def run(args: argparse.Namespace, ctx: core.Context) -> int:
-    from ..generate import random_board
+    from ..game.generate import random_board
 
     if args.format == "csv" and args.extra:
         raise core.UsageError("--extra goes with --format tatham (a CSV board has no move limit)")
     if args.format == "tatham":
-        from ..gameid import MAX_COLOURS as ID_COLOURS
+        from ..io.gameid import MAX_COLOURS as ID_COLOURS
 
         # refused before the board is made and solved (format_game_id would refuse it after)
         if args.colours > ID_COLOURS:

@@ -37,7 +37,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, ctx: core.Context) -> int:
-    from ..csvio import read_moves_csv
+    from ..io.csvfile import read_moves_csv
 
     algo = core.solver_name(args.algo)  # an unknown name fails before any reading
     kind = None

@@ -13,8 +13,8 @@ import argparse
 import sys
 
 from .. import __version__
-from ..csvio import moves_text
-from ..limits import default_memory_text
+from ..io.csvfile import moves_text
+from ..machine import default_memory_text
 from ..log import PROG, Log
 from . import core
 

@@ -30,7 +30,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from .. import palette as pal
-from ..board import Board
+from ..game.board import Board
 from ..errors import ColoritError
 from ._options import check_labels, whole
 

@@ -26,7 +26,7 @@ from typing import TextIO
 import numpy as np
 
 from .. import palette as pal
-from ..board import Board
+from ..game.board import Board
 from ..errors import ColoritError
 from ._options import check_labels, seconds
 

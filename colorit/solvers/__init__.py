@@ -10,7 +10,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from ..board import Board
+from ..game.board import Board
+from ..game.graph import RegionGraph
 from ..errors import ColoritError
 from . import astar, auto, beam, dfs, greedy, linear, lookahead  # noqa: F401  (registration)
 from .base import (
@@ -23,7 +24,7 @@ from .base import (
     register,
     solver_names,
 )
-from .guard import build_solution, run_guarded
+from .deadline import build_solution, run_guarded
 
 DEFAULT_ALGO = "auto"
 
@@ -39,19 +40,26 @@ def solve(
     control: Control | None = None,
     start_from: Sequence[int] | None = None,
     lower_bound: int = 0,
+    hard_deadline: float | None = None,
+    graph: RegionGraph | None = None,
 ) -> Solution:
     """Solve ``board`` with the solver named ``algo``, within ``limits``.
 
     ``on_improve(moves, lower_bound, elapsed)`` is called each time a shorter answer is
     found. Pass a ``Control`` to stop the search from outside (``control.request_stop()``,
     e.g. from a signal handler); it then returns the best answer found so far. With a
-    time limit the answer comes back within it (see ``colorit.solvers.guard``), checked
+    time limit the answer comes back within it (see ``colorit.solvers.deadline``), checked
     by replaying it on the board, like every answer.
 
     ``start_from`` is an answer already known (colour ids, e.g. from an earlier run with a
     shorter limit) and ``lower_bound`` a length no answer can beat, known from such a
     run: the search starts from that answer, the result is never longer, and its lower
     bound is never lower (so an answer that meets it is proven optimal).
+
+    ``hard_deadline`` (a ``time.monotonic()`` value) is when the answer must be back
+    whatever the solver does (default: a little past the time limit, see
+    ``colorit.solvers.deadline``); ``graph`` is the board's region graph when the caller
+    has built it already (it is built once, here, otherwise).
     """
     if not isinstance(board, Board):
         raise ColoritError(f"board must be a colorit.Board, got {type(board).__name__}")
@@ -74,7 +82,9 @@ def solve(
     if on_improve is not None:
         ctl = control
         control.listen(lambda codes, lb: on_improve(len(codes), lb, ctl.elapsed()))
-    return run_guarded(board, spec, control)
+    if graph is not None and not isinstance(graph, RegionGraph):
+        raise ColoritError(f"graph must be a colorit.RegionGraph, got {type(graph).__name__}")
+    return run_guarded(board, spec, control, hard_deadline=hard_deadline, graph=graph)
 
 
 __all__ = [

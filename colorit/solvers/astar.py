@@ -58,9 +58,9 @@ from typing import ClassVar, NamedTuple
 import numpy as np
 
 from .._jit import kernel, prefetch
-from ..bitset import WIDTH_TIERS, ctz, hash_words, local_words, padded_width, popcount  # noqa: F401 (re-exported)
-from ..bound import bound_bits, bound_bits_many_colours, elimination_bound_bits
-from ..graph import PaddedGraph, RegionGraph, padded
+from ..game.bitset import WIDTH_TIERS, ctz, hash_words, local_words, padded_width, popcount  # noqa: F401 (re-exported)
+from .bound import bound_bits, bound_bits_many_colours, elimination_bound_bits
+from ..game.graph import PaddedGraph, RegionGraph, padded
 from . import deepening, dfs, dominance
 from .base import Control, Outcome, SliceBudget, register
 from .incumbent import first_answer

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..graph import RegionGraph
+from ..game.graph import RegionGraph
 from . import astar, beam, dfs
 from .base import Control, Outcome, register
 from .incumbent import first_answer

@@ -16,8 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..errors import ColoritError
-from ..graph import RegionGraph
-from ..limits import Limits, default_memory_bytes  # noqa: F401  (re-exported: the solvers' limits)
+from ..game.graph import RegionGraph
+from ..limits import Limits
+from ..machine import default_memory_bytes  # noqa: F401  (re-exported: the solvers' limits)
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """``beam``: level by level from the start, keeping only the ``width`` most promising
 states of each move count.
 
-States are ranked by the length of their greedy playout (``colorit.playout``: a quick real
+States are ranked by the length of their greedy playout (``colorit.solvers.playout``: a quick real
 game from the state, so an upper bound), then by the colour-elimination bound (a lower
 bound), then by the regions left. The bound alone ties thousands of states; the playout
 tells apart those from which even a plain greedy player finishes early, which makes a
@@ -25,11 +25,11 @@ from typing import NamedTuple
 import numpy as np
 
 from .._jit import kernel
-from ..bitset import hash_words, popcount
-from ..bound import BoundScratch, bound_bits, bound_bits_many_colours, elimination_bound, lower_bound
-from ..flood import eliminating_colour, frontier, play, play_rows
-from ..graph import GraphArrays, RegionGraph, padded
-from ..playout import greedy_playout, size_bits
+from ..game.bitset import hash_words, popcount
+from .bound import BoundScratch, bound_bits, bound_bits_many_colours, elimination_bound, lower_bound
+from ..game.play_bits import eliminating_colour, frontier, play, play_rows
+from ..game.graph import GraphArrays, RegionGraph, padded
+from .playout import greedy_playout, size_bits
 from .base import Control, Outcome, SliceBudget, register
 from .incumbent import first_answer
 from .status import IMPROVED, LEVEL_DONE, SLICE_DONE

@@ -29,8 +29,8 @@ from typing import NamedTuple
 import numpy as np
 
 from .._jit import kernel, prefetch
-from ..bitset import ctz, hash_words, popcount
-from ..bound import bound_bits, bound_bits_many_colours
+from ..game.bitset import ctz, hash_words, popcount
+from .bound import bound_bits, bound_bits_many_colours
 from .seen import home_slot, stored_moves
 from .status import EXHAUSTED, IMPROVED, SLICE_DONE
 

@@ -21,11 +21,11 @@ from typing import NamedTuple
 import numpy as np
 
 from .._jit import kernel
-from ..bitset import ctz
-from ..bitset import popcount as popcount_word
-from ..bound import BoundScratch, elimination_bound
-from ..flood import eliminating_colour, frontier
-from ..graph import RegionGraph
+from ..game.bitset import ctz
+from ..game.bitset import popcount as popcount_word
+from .bound import BoundScratch, elimination_bound
+from ..game.play_bits import eliminating_colour, frontier
+from ..game.graph import RegionGraph
 from .base import Control, Outcome, SliceBudget, register
 from .incumbent import first_answer
 from .status import EXHAUSTED, IMPROVED, SLICE_DONE

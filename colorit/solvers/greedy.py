@@ -1,14 +1,14 @@
 """``greedy``: the colour that floods the most cells now (ties: the lowest colour code).
 
-It runs on the frontier lists (``colorit.frontier``) in slices of moves, so it notices its
+It runs on the frontier lists (``colorit.game.play_lists``) in slices of moves, so it notices its
 deadline; a greedy game cut short is finished by the basic AI, which is quick on any
 board.
 """
 
 from __future__ import annotations
 
-from .. import frontier
-from ..graph import RegionGraph
+from ..game import play_lists as frontier
+from ..game.graph import RegionGraph
 from .base import Control, Outcome, SliceBudget, register
 
 

@@ -10,7 +10,7 @@ deadline and are finished quickly if they must be). An answer the caller already
 
 from __future__ import annotations
 
-from ..graph import RegionGraph
+from ..game.graph import RegionGraph
 from .base import Control
 from .greedy import greedy_moves
 from .lookahead import lookahead_moves

@@ -2,14 +2,14 @@
 
 Scanning the board left to right and top to bottom, it plays the colour of the first
 region it meets that borders the flood: the lowest-numbered frontier region, as regions
-are numbered by their first cell in reading order. It runs on the frontier lists (``colorit.frontier``), so it answers in
+are numbered by their first cell in reading order. It runs on the frontier lists (``colorit.game.play_lists``), so it answers in
 milliseconds on any board, which is why every solve holds its answer from the start.
 """
 
 from __future__ import annotations
 
-from ..frontier import linear_codes
-from ..graph import RegionGraph
+from ..game.play_lists import linear_codes
+from ..game.graph import RegionGraph
 from .base import Control, Outcome, register
 
 

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import frontier as frontier_lists
+from ..game import play_lists as frontier_lists
 from .._jit import kernel
-from ..bitset import count, local_words
-from ..bound import BoundScratch, bound_bits, bound_bits_many_colours, elimination_bound
-from ..flood import absorbed_cells, frontier, play, play_rows
-from ..graph import RegionGraph, padded
+from ..game.bitset import count, local_words
+from .bound import BoundScratch, bound_bits, bound_bits_many_colours, elimination_bound
+from ..game.play_bits import absorbed_cells, frontier, play, play_rows
+from ..game.graph import RegionGraph, padded
 from .base import Control, Outcome, SliceBudget, register
 
 

@@ -25,7 +25,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
-from ..board import Board, parse_start
+from ..game.board import Board, parse_start
 from ..errors import BoardFormatError, SolutionError
 from ..solvers import DEFAULT_ALGO, get_solver, solver_names
 from . import errors
@@ -455,7 +455,7 @@ def create_app(config: ServerConfig | None = None, *, pool: SolverPool | None = 
     @app.post("/api/generate", response_model=Generated, responses=_errors(400, 413, 422), tags=["board"])
     async def generate(body: GenerateRequest) -> dict[str, Any]:
         """A random board, the same as ``colorit generate --size WxH --colours C --seed S``."""
-        from ..generate import random_board
+        from ..game.generate import random_board
 
         cells = body.width * body.height
         if cells > config.max_cells:

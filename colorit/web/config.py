@@ -36,7 +36,7 @@ DRAIN_SECONDS = 30.0
 def default_workers() -> int:
     """One solver process per core this process may run on, no more than its cgroup's
     (container's) CPU quota."""
-    from ..limits import available_cpus
+    from ..machine import available_cpus
 
     return available_cpus()
 

@@ -3,7 +3,7 @@
 Why processes: a solve is seconds of CPU in numba kernels, and the server must keep
 answering (``/api/health`` within a second) while every worker is busy. Each worker is a
 ``spawn``ed interpreter (never a fork of the threaded server) that loads every kernel
-in its initializer (``colorit.warmup``), so the first request does not wait for them.
+in its initializer (``colorit.runtime.warmup``), so the first request does not wait for them.
 
 How a solve travels: ``submit`` (on the event loop) hands the job to an idle worker or
 puts it in a bounded waiting line; when the line is full it raises ``PoolFull`` (the
@@ -498,13 +498,13 @@ def _worker_main(conn: Connection, memory_per_solve: int | None, warm: bool) -> 
     faulthandler.register(signal.SIGUSR1, all_threads=True)
     import queue
 
-    from ..bound import lower_bound
+    from ..solvers.bound import lower_bound
     from ..errors import ColoritError
-    from ..graph import RegionGraph
+    from ..game.graph import RegionGraph
     from ..solvers import Control, Limits, get_solver, solve
 
     if warm:
-        from ..warmup import warmup
+        from ..runtime.warmup import warmup
 
         warmup()
 
@@ -545,7 +545,7 @@ def _worker_main(conn: Connection, memory_per_solve: int | None, warm: bool) -> 
             _exit(0)
 
     def run(job_id: int, task: SolveTask, control: Control) -> None:
-        from ..board import Board
+        from ..game.board import Board
 
         try:
             board = Board(task.cells, task.start)

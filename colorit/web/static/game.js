@@ -265,7 +265,7 @@ const FLOODED = 2;
  * are moves of the position. For each cell it keeps the move that flooded it (`steps`,
  * as Board.flood_steps: 0 = from the start, -1 = not yet), and the cells in the order
  * they joined, so the flood after k moves is the first `sizes[k]` cells of `order`.
- * Playing extends the flood from its outer boundary only, as colorit.board does.
+ * Playing extends the flood from its outer boundary only, as colorit.game.board does.
  */
 export class Game {
   constructor(board, moves = []) {
@@ -677,7 +677,7 @@ export function decodeShare(fragment) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Color-It CSV, read as colorit.csvio reads it (same messages)
+// Color-It CSV, read as colorit.io.csvfile reads it (same messages)
 
 // Python's str.strip() and str.isspace() whitespace.
 const PY_SPACE = new Set(

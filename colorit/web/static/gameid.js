@@ -1,4 +1,4 @@
-// Game IDs of Simon Tatham's Flood, read and written as colorit/gameid.py does (same
+// Game IDs of Simon Tatham's Flood, read and written as colorit/io/gameid.py does (same
 // boards, same one-line messages naming the column), so the page takes the IDs that
 // game shows and gives back IDs it takes.
 //

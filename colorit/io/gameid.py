@@ -24,13 +24,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .board import START_CORNER, Board
-from .errors import BoardFormatError, ColoritError
+from ..game.board import START_CORNER, Board
+from ..errors import BoardFormatError, ColoritError
 
 #: One character per colour: DESC's alphabet.
 DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 MAX_COLOURS = len(DIGITS)
-#: The most cells an ID may describe (as ``colorit.generate.MAX_CELLS``).
+#: The most cells an ID may describe (as ``colorit.game.generate.MAX_CELLS``).
 MAX_CELLS = 50_000_000
 #: Limits and extra moves past this are not a move count any board needs.
 MAX_MOVES = 10**9

@@ -16,7 +16,7 @@ from numba import carray, types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
-from ._jit import kernel
+from .._jit import kernel
 
 
 @intrinsic

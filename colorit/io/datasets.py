@@ -29,11 +29,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .board import START_CORNER, Board, palettes_and_codes, parse_start
-from .csvio import read_bytes
-from .errors import BoardFormatError, ColoritError
-
-StrPath = str | os.PathLike[str]
+from ..game.board import START_CORNER, Board, palettes_and_codes, parse_start
+from .files import StrPath, read_bytes
+from ..errors import BoardFormatError, ColoritError
 
 #: The dataset alphabet: the character of colour id k is ``ALPHABET[k - 1]``.
 ALPHABET = "123456789abcdefghijklmnopqrstuvwxyz"
@@ -332,7 +330,7 @@ def read_board_set(
         raise BoardFormatError(f"{name}: binary data, not a board file")
     fmt = "csv" if data is None else detect_format(path, data)
     if fmt == "csv":
-        from .csvio import read_board_csv  # the project's one CSV reader
+        from .csvfile import read_board_csv  # the project's one CSV reader
 
         spec = default_start(path) if start is None else start
         return BoardSet(Path(path), "csv", [read_board_csv(path, start=spec)] if limit != 0 else [])

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import kernel
-from .bitset import ctz, local_words, popcount
+from .._jit import kernel
+from ..game.bitset import ctz, local_words, popcount
 
 
 @kernel
@@ -155,8 +155,8 @@ def size_bits(region_size, words):  # type: ignore[no-untyped-def]
 def playout_moves(graph, flooded: np.ndarray | None = None) -> list[int]:  # type: ignore[no-untyped-def]
     """The greedy playout's moves from ``flooded`` (default: the start), for callers in
     Python (tests, the web page's hints)."""
-    from .flood import frontier
-    from .graph import adjacency_bits
+    from ..game.play_bits import frontier
+    from ..game.graph import adjacency_bits
 
     bits = graph.initial_state() if flooded is None else flooded
     front = np.zeros_like(bits)

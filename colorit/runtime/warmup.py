@@ -1,7 +1,7 @@
 """Compile (or load from numba's on-disk cache) the kernels before a timed solve needs them.
 
 A kernel compiles on its first call, for seconds; a time limit must not pay for that.
-``python -m colorit.warmup`` runs every solver on boards that reach every kernel and
+``python -m colorit.runtime.warmup`` runs every solver on boards that reach every kernel and
 every compiled width, so that later runs only load them (milliseconds). The setup runs it
 (``bin/colorit`` in the background after the first answer, ``bin/test`` and the Docker
 build before anything else). ``--essential`` compiles only what a small board's solve
@@ -18,16 +18,16 @@ import argparse
 import time
 from collections.abc import Sequence
 
-from .bitset import RUNTIME_WIDTH, WIDTH_TIERS, compiled_width, n_words
-from .board import Board
-from .csvio import COMPILED_TEXT_MOVES, moves_text
-from .generate import random_board
-from .graph import BITSET_MAX_REGIONS, RegionGraph, count_regions
-from .solvers import Control, Limits, astar, beam, dfs, solve, solver_names
-from .solvers import dominance
-from .solvers.guard import mark_warm
-from .solvers.linear import linear_moves
-from .solvers.lookahead import lookahead_moves
+from ..game.bitset import RUNTIME_WIDTH, WIDTH_TIERS, compiled_width, n_words
+from ..game.board import Board
+from ..io.csvfile import COMPILED_TEXT_MOVES, moves_text
+from ..game.generate import random_board
+from ..game.graph import BITSET_MAX_REGIONS, RegionGraph, count_regions
+from ..solvers import Control, Limits, astar, beam, dfs, solve, solver_names
+from ..solvers import dominance
+from ..solvers.deadline import mark_warm
+from ..solvers.linear import linear_moves
+from ..solvers.lookahead import lookahead_moves
 
 SMALL_ROWS = [[1, 2, 0, 0, 3], [0, 1, 1, 0, 3], [2, 2, 0, 1, 1], [0, 3, 0, 1, 2]]
 
@@ -168,7 +168,7 @@ def warmup() -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m colorit.warmup", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m colorit.runtime.warmup", description=__doc__.splitlines()[0])
     parser.add_argument("--essential", action="store_true", help="only what a small default solve needs")
     args = parser.parse_args(argv)
     seconds = essential() if args.essential else warmup()
@@ -184,7 +184,7 @@ def warm_for(algo: str, boards: Sequence[Board] = ()) -> None:
     """Load or compile the kernels ``algo`` needs on ``boards``, before any clock runs:
     its own on a small board, and A*'s at each width those boards need; record them as
     loaded (``guard.mark_warm``), so that solves with long limits skip the solver thread."""
-    from .solvers import get_solver
+    from ..solvers import get_solver
 
     name = get_solver(algo).name
     small = Board.from_rows(SMALL_ROWS)
@@ -221,3 +221,12 @@ def _past_bitsets(board: Board) -> bool:
     """Whether ``board`` may have more regions than bitset adjacency allows (a quick
     test on its cells, then its region count, as ``astar_widths`` takes it)."""
     return board.height * board.width > BITSET_MAX_REGIONS and count_regions(board) > BITSET_MAX_REGIONS
+
+
+def warm_up(algo: str, boards: Sequence[Board] = ()) -> None:
+    """Load (or compile) the kernels ``algo`` needs for ``boards`` before a clock runs;
+    that ends the command's start (``settle_collection``)."""
+    from .clock import settle_collection
+
+    warm_for(algo, boards)
+    settle_collection()

@@ -5,7 +5,7 @@ table: fine for the searches on small boards, hopeless on a 1000x1000 board with
 thousand colours (346,000 moves of 15,600 words each) or a million (a 125 TB table).
 Here a move takes its colour's list whole, so a whole game costs O(regions + edges)
 steps whatever the colour count. ``linear`` plays on it (and is the answer every
-solve holds from the start, see ``colorit.solvers.guard``); ``greedy`` too, one slice of
+solve holds from the start, see ``colorit.solvers.deadline``); ``greedy`` too, one slice of
 moves at a time; and any search that is stopped half-way finishes its answer here
 (``finish``).
 
@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._jit import kernel
+from .._jit import kernel
 from .bitset import ctz, n_words
 from .graph import RegionGraph
 

@@ -20,9 +20,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._jit import kernel, superword_kernel
-from .bitset import ctz, local_words, popcount
-from .graph import RegionGraph, colour_rows
+from .._jit import kernel, superword_kernel
+from ..game.bitset import ctz, local_words, popcount
+from ..game.graph import RegionGraph, colour_rows
 
 
 #: Widths (words a set) from which ``bound_bits`` is compiled with LLVM's SLP vectorizer
@@ -158,7 +158,7 @@ def elimination_bound(flooded, front, g, s, limit):  # type: ignore[no-untyped-d
 def lower_bound(graph: RegionGraph, flooded: np.ndarray | None = None, limit: int = 1 << 62) -> int:
     """The colour-elimination bound for ``flooded`` (default: the start position); past
     ``limit``, some value above ``limit`` and not above the bound."""
-    from .flood import frontier
+    from ..game.play_bits import frontier
 
     bits = graph.initial_state() if flooded is None else flooded
     front = np.zeros_like(bits)

@@ -1,7 +1,7 @@
 """The deadline guard: a time limit is a promise, whatever the solver does.
 
 Every solve holds an answer: the basic AI's, worked out on the frontier lists
-(``colorit.frontier``: any colour count, up to half a second on a 1000x1000 board of a
+(``colorit.game.play_lists``: any colour count, up to half a second on a 1000x1000 board of a
 million colours). The solver runs on a worker thread while the caller works that answer
 out and then waits, up to a hard deadline a little past the solver's own. Solvers stop
 themselves at their deadline between kernel slices; the guard is for what they cannot
@@ -35,10 +35,10 @@ from typing import ClassVar
 
 import numpy as np
 
-from .. import frontier
-from ..bitset import compiled_width
-from ..board import Board
-from ..graph import GraphTooBig, RegionGraph
+from ..game import play_lists as frontier
+from ..game.bitset import compiled_width
+from ..game.board import Board
+from ..game.graph import GraphTooBig, RegionGraph
 from .base import Control, Outcome, Solution, SolverSpec
 
 #: How far past its own deadline a solver may run before the guard answers without it:

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._jit import kernel
-from .errors import BoardFormatError, ColoritError, SolutionError
-from .limits import whole_number
+from .._jit import kernel
+from ..errors import BoardFormatError, ColoritError, SolutionError
+from ..limits import whole_number
 
 START_CORNER = (0, 0)
 INT64_MIN = -(2**63)

@@ -12,8 +12,8 @@ import re
 import numpy as np
 
 from .board import START_CORNER, Board
-from .errors import ColoritError
-from .limits import whole_number
+from ..errors import ColoritError
+from ..limits import whole_number
 
 #: The largest board ``random_board`` makes: beyond this the grid alone takes gigabytes.
 MAX_CELLS = 50_000_000
@@ -39,7 +39,7 @@ def random_board(
     return Board(cells, start)
 
 
-def parse_size(spec: str) -> tuple[int, int]:
+def parse_board_size(spec: str) -> tuple[int, int]:
     """``(width, height)`` from ``WxH`` (e.g. ``20x12``) or ``N`` for a square."""
     m = re.fullmatch(r"\s*(\d+)\s*(?:[xX*]\s*(\d+)\s*)?", spec)
     if not m:
