@@ -375,3 +375,33 @@ def test_a_kernel_compiled_on_runtime_functions_loaded_from_the_cache_links_them
                           timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["[0,", "1,", "4]", "40", "cached"]
+
+
+def test_a_cache_index_naming_a_moved_module_reads_as_obsolete(tmp_path: Path) -> None:
+    """An index written by an earlier layout of the package (its signatures pickled with
+    modules since moved) is a miss to compile anew, not an error: an upgrade leaves
+    numba's files behind in ``__pycache__``."""
+    import pickle
+    import types
+
+    import numba
+    from numba.core.caching import IndexDataCacheFile
+
+    gone = types.ModuleType("colorit_layout_gone")
+
+    class Key:
+        pass
+
+    Key.__module__ = gone.__name__
+    Key.__qualname__ = "Key"
+    gone.Key = Key  # type: ignore[attr-defined]
+    sys.modules[gone.__name__] = gone
+    try:
+        payload = pickle.dumps(("stamp", {(Key(),): "kernel.1.nbc"}))
+    finally:
+        del sys.modules[gone.__name__]
+    cache = IndexDataCacheFile(str(tmp_path), "kernel", "stamp")
+    (tmp_path / "kernel.nbi").write_bytes(pickle.dumps(numba.__version__) + payload)
+    assert cache._load_index() == {}
+    cache.save("key", b"data")  # and the compile that follows writes over it
+    assert set(cache._load_index()) == {"key"}
