@@ -136,8 +136,10 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         require_dask()  # before any work: one line saying how to install it
     if args.plot is not None:
         require_extra("pictures", "bench --plot", "matplotlib")
+    from ..batch.inputs import BenchOptions
     from ..batch.outputs import ranges
-    from ..batch.session import BenchOptions, BenchRun
+    from ..batch.session import BenchRun
+
     opts = BenchOptions(
         files=args.files, algo=solver_name(args.algo), start=args.start,  # unknown names fail before any reading
         time_limit=args.time_limit if args.time_limit is not None else DEFAULT_TIME_LIMIT,
