@@ -173,19 +173,31 @@ colorit_setup() {
     COLORIT_SETUP_RAN=1
 }
 
-# The extras a command line needs: pictures for show and --plot, web for serve, cluster
-# for --scheduler.
+# Whether "$1", a word of the command line, is option "$2" (``--plot``), whole or
+# abbreviated as argparse takes it (at least ``$3`` characters: "--pl" for --plot), with
+# or without "=VALUE".
+colorit_is_option() {
+    local word="${1%%=*}" option="$2" shortest="${3:-3}"
+    [[ ${#word} -ge $shortest && "$option" == "$word"* ]]
+}
+
+# The extras a command line needs: pictures for show writing a picture (-o FILE) and for
+# --plot, web for serve, cluster for --scheduler. The terminal replay of show needs none.
 colorit_extras_for() {
-    local extras="" arg
-    case "${1:-}" in
-        show) extras="pictures" ;;
-        serve) extras="web" ;;
-    esac
+    local command="${1:-}" pictures=0 web=0 cluster=0 arg
+    [[ "$command" == serve ]] && web=1
     for arg in "$@"; do
-        case "$arg" in
-            --plot | --plot=*) extras="${extras:+$extras,}pictures" ;;
-            --scheduler | --scheduler=*) extras="${extras:+$extras,}cluster" ;;
-        esac
+        if colorit_is_option "$arg" --plot; then
+            pictures=1
+        elif colorit_is_option "$arg" --scheduler 4; then
+            cluster=1
+        elif [[ "$command" == show ]] && { colorit_is_option "$arg" --output || [[ "$arg" =~ ^-[qh]*o ]]; }; then
+            pictures=1
+        fi
     done
+    local extras=""
+    [[ $pictures == 1 ]] && extras="pictures"
+    [[ $web == 1 ]] && extras="${extras:+$extras,}web"
+    [[ $cluster == 1 ]] && extras="${extras:+$extras,}cluster"
     printf '%s' "$extras"
 }

@@ -15,6 +15,12 @@ from typing import Any, TextIO
 PROG = "colorit"
 
 
+def plural(n: int, noun: str, many: str = "") -> str:
+    """``1 board``, ``3 boards``, ``0 boards``: a count and its noun, singular for one
+    (``many``: a plural other than the noun and an "s")."""
+    return f"{n} {noun if n == 1 else (many or noun + 's')}"
+
+
 def timestamp(now: datetime | None = None) -> str:
     """``now`` (default: the local time) as the original's ``YYYY-MM-DD HH:MM:SS.ffffff``."""
     return (now or datetime.now()).strftime("%Y-%m-%d %H:%M:%S.%f")
@@ -54,7 +60,8 @@ class Log:
 class Progress:
     """How far a batch is, on stderr: a bar on a terminal; elsewhere (a CI log, nohup)
     a line each ``every_pct`` percent or ``every_s`` seconds, whichever comes first, and
-    a last line at the end, never a line per item on a big batch."""
+    a last line at the end, never a line per item on a big batch. ``unit`` names what
+    is counted, in the singular (``board``)."""
 
     def __init__(
         self,
@@ -83,7 +90,7 @@ class Progress:
         if self.enabled and self.stream.isatty():
             from tqdm import tqdm  # type: ignore[import-untyped,unused-ignore]
 
-            self._bar = tqdm(total=total, unit=unit.rstrip("s"), file=self.stream, dynamic_ncols=True, smoothing=0.1)
+            self._bar = tqdm(total=total, unit=unit, file=self.stream, dynamic_ncols=True, smoothing=0.1)
 
     def update(self, n: int = 1, note: str = "") -> None:
         self.done += n
@@ -108,7 +115,7 @@ class Progress:
         if 0 < self.done < self.total:
             left = f", about {elapsed * (self.total - self.done) / self.done:.0f} s left"
         note = f", {self.note}" if self.note else ""
-        self.stream.write(f"{PROG} {self.label}: {self.done}/{self.total} {self.unit} ({pct:.0f}%){note}, {elapsed:.0f} s{left}\n")
+        self.stream.write(f"{PROG} {self.label}: {self.done}/{plural(self.total, self.unit)} ({pct:.0f}%){note}, {elapsed:.0f} s{left}\n")
         self.stream.flush()
         self._last_t, self._last_done = now, self.done
 

@@ -5,6 +5,8 @@ with known lengths. The command itself is tested in test_cli_bench.py."""
 
 from __future__ import annotations
 
+import ast
+import contextlib
 import io
 import threading
 import time
@@ -18,9 +20,10 @@ from colorit.batch import local, report, solving
 from colorit.batch.report import FileReport
 from colorit.batch.solving import BoardResult, StopFlag
 from colorit.game.generate import random_board
-from colorit.solvers import Outcome, get_solver
 from colorit.runtime.warmup import astar_widths
+from colorit.solvers import Outcome, get_solver
 
+ROOT = Path(__file__).resolve().parents[1]
 BOARDS = [random_board(7, 7, 5, seed=k) for k in range(12)]
 
 
@@ -65,7 +68,7 @@ def test_only_the_boards_asked_for() -> None:
     assert [r.moves if r else None for r in pooled] == [r.moves if r else None for r in results]
 
 
-@pytest.mark.parametrize("runner", [local.InProcess, lambda: local.ProcessPool(2)], ids=["in-process", "pool"])
+@pytest.mark.parametrize("runner", [solving.InProcess, lambda: local.ProcessPool(2)], ids=["in-process", "pool"])
 def test_a_stop_before_the_start_solves_nothing(runner) -> None:  # type: ignore[no-untyped-def]
     stop = StopFlag()
     stop.set()
@@ -159,6 +162,92 @@ def test_astar_widths() -> None:
     assert len(widths) >= 2 and all(w > 0 for w in widths)
 
 
+def test_each_runner_warms_itself_from_the_one_widths_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``InProcess.warm`` loads the kernels here and settles the collector (its start is
+    over); ``ProcessPool.warm`` loads them here and keeps the A* widths of the boards it
+    was warmed for, which its workers load as they start."""
+    from colorit.runtime import clock, warmup
+
+    calls: list[str] = []
+    monkeypatch.setattr(warmup, "warm_for", lambda algo, boards=(): calls.append(f"warm {algo} {len(boards)}"))
+    monkeypatch.setattr(clock, "settle_collection", lambda: calls.append("settle"))
+    wide = BOARDS + [random_board(20, 20, 6, seed=1)]
+    solving.InProcess().warm("auto", wide)
+    assert calls == [f"warm auto {len(wide)}", "settle"]
+    pool = local.ProcessPool(2)
+    pool.warm("auto", wide)
+    assert pool.warmed == ("auto", astar_widths(wide)) and len(astar_widths(wide)) == 2
+    pool.warm("greedy", wide)
+    assert pool.warmed == ("greedy", frozenset())  # greedy has no per-width kernels
+    assert calls[2:] == ["warm auto 0", "settle", "warm greedy 0", "settle"]  # the workers load the widths
+
+
+def test_a_run_warms_its_runner_and_shares_its_memory_by_the_one_rule(tmp_path: Path) -> None:
+    from colorit.batch.inputs import BenchOptions
+    from colorit.batch.session import BenchRun, pick_runner
+    from colorit.machine import memory_share
+
+    boards_file = tmp_path / "set.txt"
+    boards_file.write_text("".join("".join(str(v + 1) for v in b.cells.ravel()) + "\n" for b in BOARDS[:3]))
+    for workers, kind in ((1, solving.InProcess), (2, local.ProcessPool)):
+        opts = BenchOptions(files=[str(boards_file)], algo="auto", workers=workers, max_memory=48 << 20)
+        run = BenchRun(opts, time.monotonic())
+        run.check()
+        run.load()
+        with contextlib.ExitStack() as stack:
+            runner, memory, searches = pick_runner(opts, run.inputs.boards, stack)
+            assert isinstance(runner, kind) and searches == workers
+            assert memory == memory_share(48 << 20, workers) == (48 << 20) // workers
+            if workers > 1:
+                assert runner.warmed == ("auto", astar_widths(run.inputs.boards))
+
+
+def _imports(path: Path) -> set[str]:
+    """The colorit modules ``path`` imports, inside functions too, ``TYPE_CHECKING``
+    blocks aside."""
+    module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+    package = module.rsplit(".", 1)[0] if path.name != "__init__.py" else module.removesuffix(".__init__")
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.ImportFrom):
+            base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+            target = ".".join(base + ([node.module] if node.module else []))
+            found.update([target, *(f"{target}.{a.name}" for a in node.names)])
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(ast.parse(path.read_text()))
+    return {name for name in found if name.startswith("colorit")}
+
+
+@pytest.mark.parametrize("layer", ["batch", "cli"])
+def test_a_layer_imports_downward_without_circles(layer: str) -> None:
+    """No module of ``colorit.batch`` imports ``render``, ``web`` or ``cli``, and no two
+    modules of a layer import each other, directly or around a circle."""
+    paths = sorted((ROOT / "colorit" / layer).glob("*.py"))
+    names = {".".join(p.relative_to(ROOT).with_suffix("").parts): p for p in paths}
+    graph = {name: {t for t in _imports(p) if t in names and t != name} for name, p in names.items()}
+    if layer == "batch":
+        upward = {name: sorted(t for t in _imports(p) if t.startswith(("colorit.render", "colorit.web", "colorit.cli")))
+                  for name, p in names.items()}
+        assert not any(upward.values()), upward
+    for start in graph:  # every module reached from ``start`` never leads back to it
+        seen, todo = set(), list(graph[start])
+        while todo:
+            name = todo.pop()
+            assert name != start, f"{start} imports itself around a circle"
+            if name not in seen:
+                seen.add(name)
+                todo.extend(graph[name])
+
+
 def test_worker_died_is_a_failed_run() -> None:
     assert issubclass(local.WorkerDied, ColoritError) and local.WorkerDied.exit_code == 1
 
@@ -210,7 +299,7 @@ def test_load_expect(tmp_path: Path) -> None:
         (str(tmp_path / "a.opt"), [3, 4]),
         (str(tmp_path / "b.best"), [5]),
     ]
-    with pytest.raises(ColoritError, match="--expect given 2 times for 1 files"):
+    with pytest.raises(ColoritError, match="--expect given 2 times for 1 file;"):
         report.load_expect(["x", "y"], [str(a)])
     (tmp_path / "a.opt").unlink()
     with pytest.raises(ColoritError, match=r"a.txt: no .opt or .best file beside it"):

@@ -23,19 +23,14 @@ import pytest
 
 pytest.importorskip("distributed")
 
-from colorit.batch.dask_client import (
-    INSTALL_HINT,
-    MAX_CHUNK,
-    ChunkPlanner,
-    DaskRunner,
-    SchedulerUnreachable,
-    parse_scheduler,
-)
+from colorit.batch.dask_client import MAX_CHUNK, ChunkPlanner, DaskRunner
+from colorit.batch.dask_connection import INSTALL_HINT, SchedulerUnreachable, parse_scheduler
 from colorit.batch.journal import JournalWriter, journal_path
 from colorit.batch.solving import BoardResult, StopFlag, solve_boards
 from colorit.cli import main as cli_main
 from colorit.io.datasets import ALPHABET, decode_moves, read_boards
 from colorit.errors import ColoritError
+from colorit.game.generate import random_board
 from colorit.solvers import Limits
 
 REPO = Path(__file__).resolve().parents[1]
@@ -206,6 +201,51 @@ def test_workers_get_glibc_allocator_defaults_back(cluster: tuple[str, object], 
     assert all(client.run(module._tune_malloc).values())  # type: ignore[attr-defined]
     if "MALLOC_TRIM_THRESHOLD_" not in os.environ:
         assert module._tune_malloc() is False
+
+
+def test_a_worker_of_another_version_is_refused(address: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The workers run this checkout's colorit; a client that says it is another
+    version is refused before any board is sent, in one line."""
+    import colorit
+
+    monkeypatch.setattr(colorit, "__version__", "0.0.0+other")
+    with pytest.raises(SchedulerUnreachable) as info:
+        DaskRunner.start(address)
+    message = str(info.value)
+    assert re.fullmatch(r"the Dask worker \S+ runs colorit \S+, this is 0\.0\.0\+other; install the same version everywhere", message)
+
+
+def test_the_runner_warms_every_worker_at_the_widths_of_its_boards(cluster: tuple[str, object], address: str) -> None:
+    from colorit.batch import dask_worker
+    from colorit.runtime.warmup import widths_for
+
+    _, client = cluster
+    boards = [random_board(side, side, 6, seed=side) for side in (6, 20)]
+    runner = DaskRunner(client, address)
+    runner.warm("auto", boards)
+    assert runner.widths["auto"] == sorted(widths_for("auto", boards)) and len(runner.widths["auto"]) == 2
+    loaded = client.run(lambda: sorted(dask_worker._warmed_widths))  # type: ignore[attr-defined]
+    assert loaded and all(set(runner.widths["auto"]) <= set(w) for w in loaded.values())
+    runner.warm("greedy", boards)
+    assert runner.widths["greedy"] == []  # no per-width kernels
+
+
+def test_a_worker_thread_s_memory_is_its_share_of_half_the_worker_s(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``machine.memory_share`` of half the worker's memory limit over its threads, never
+    more than the machine has nor than the run's own share."""
+    from types import SimpleNamespace
+
+    import distributed
+
+    from colorit import machine
+    from colorit.batch.dask_worker import worker_limits
+
+    worker = SimpleNamespace(memory_manager=SimpleNamespace(memory_limit=2 << 30), state=SimpleNamespace(nthreads=4))
+    monkeypatch.setattr(distributed, "get_worker", lambda: worker)
+    assert worker_limits(Limits(time=1)) == Limits(time=1, memory=machine.memory_share(1 << 30, 4)) == Limits(time=1, memory=256 << 20)
+    assert worker_limits(Limits(time=1, memory=100 << 20)).memory == 100 << 20  # the run's share is smaller
+    monkeypatch.setattr(machine, "machine_memory", lambda: 200 << 20)
+    assert worker_limits(Limits(time=1)).memory == 200 << 20  # the machine has less than the worker's limit says
 
 
 def test_a_scheduler_without_workers_is_an_error_not_a_hang() -> None:

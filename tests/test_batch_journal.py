@@ -26,7 +26,7 @@ from colorit.batch.journal import (
     board_digest,
     format_line,
     journal_path,
-    parse_line,
+    parse_journal_line,
     read_journal,
     worth_keeping,
 )
@@ -81,19 +81,19 @@ results_st = st.builds(
 def test_a_line_reads_back_as_written(index: int, result: BoardResult) -> None:
     line = format_line(index, "0123456789abcdef", result)
     assert line.endswith("\n") and line.count("\n") == 1
-    assert parse_line(line[:-1]) == (index, "0123456789abcdef", result)
+    assert parse_journal_line(line[:-1]) == (index, "0123456789abcdef", result)
 
 
 @given(result=results_st, data=st.data())
 def test_a_cut_or_changed_line_is_caught(result: BoardResult, data: st.DataObject) -> None:
     line = format_line(7, "0123456789abcdef", result)[:-1]
     cut = data.draw(st.integers(0, len(line) - 1))
-    assert parse_line(line[:cut]) is None
+    assert parse_journal_line(line[:cut]) is None
     at = data.draw(st.integers(0, len(line) - 1))
     other = data.draw(st.sampled_from("0123456789abcdef-, x"))
     changed = line[:at] + other + line[at + 1 :]
     if changed != line:
-        assert parse_line(changed) is None
+        assert parse_journal_line(changed) is None
 
 
 def test_the_digest_names_the_cells_and_the_start(tmp_path: Path) -> None:
@@ -297,8 +297,9 @@ SLOW_SITE = textwrap.dedent(
     import os, time
     if os.environ.get("COLORIT_TEST_DELAY"):
         import colorit.batch.local as local
+        import colorit.batch.solving as solving
 
-        real = local.solve_one
+        real = solving.solve_one
 
         def slow_solve_one(board, algo, limits, control=None, seed=None):
             time.sleep(float(os.environ["COLORIT_TEST_DELAY"]))
@@ -306,7 +307,7 @@ SLOW_SITE = textwrap.dedent(
                 f.write("solved\\n")
             return real(board, algo, limits, control, seed)
 
-        local.solve_one = slow_solve_one
+        solving.solve_one = local.solve_one = slow_solve_one  # this process's, and a pool's
     """
 )
 

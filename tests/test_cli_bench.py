@@ -192,7 +192,7 @@ def test_expect_shorter_than_best_is_a_record(tmp_path: Path, capsys: pytest.Cap
     ("extra", "message"),
     [
         (["--expect", "missing.opt"], "no such file"),
-        (["--expect", "a.opt", "--expect", "b.opt"], "--expect given 2 times for 1 files"),
+        (["--expect", "a.opt", "--expect", "b.opt"], "--expect given 2 times for 1 file"),
         (["--expect", "auto"], "no .opt or .best file beside it for --expect auto"),
         (["--algo", "nope"], "unknown algorithm 'nope'"),
         (["--start", "99,99"], "outside"),
@@ -208,6 +208,17 @@ def test_bad_arguments_exit_2(
     captured = capsys.readouterr()
     assert captured.out == ""
     assert_one_line_error(captured.err, message)
+
+
+@pytest.mark.parametrize("expect", [[], ["--expect", "auto"]], ids=["no-expect", "expect-auto"])
+def test_a_missing_set_is_reported_missing_first(tmp_path: Path, capsys: pytest.CaptureFixture[str], expect: list[str]) -> None:
+    """Whatever else is asked (``--expect auto`` looks beside the set), a set that is not
+    there is said to be missing, and a folder to be one."""
+    missing = tmp_path / "missing.txt"
+    assert main([missing, "-q", *expect]) == 2
+    assert_one_line_error(capsys.readouterr().err, f"{missing}: no such file")
+    assert main([tmp_path, "-q", *expect]) == 2
+    assert_one_line_error(capsys.readouterr().err, f"{tmp_path}: is a directory")
 
 
 def test_too_few_known_lengths(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -252,7 +263,8 @@ def test_centre_start_of_block_files(tmp_path: Path) -> None:
 def test_no_output_over_an_input(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], outputs: list[str], fragment: str
 ) -> None:
-    """Issue 9: ``bench set.txt --solutions set.txt`` overwrote the set and exited 0."""
+    """``bench set.txt --solutions set.txt`` and the like refuse before any work, and
+    leave every file as it was."""
     boards_file = make_set(tmp_path, n=3)
     opt = write_lengths(boards_file.with_suffix(".opt"), greedy_lengths(boards_file))
     (tmp_path / "link.txt").symlink_to(boards_file)

@@ -23,9 +23,11 @@ from cli_support import (
 )
 
 from colorit import __version__
-from colorit.cli import COMMANDS, core
+from colorit.cli import COMMANDS
+from colorit.cli.options import Parser
+from colorit.runtime.signals import EXIT_PIPE
 
-#: The commands of issue 9's core (``show`` and ``serve`` have their own tests).
+#: The commands whose dispatch is tested here (``show`` and ``serve`` have their own tests).
 CORE_COMMANDS = ("solve", "check", "compare", "generate", "bench")
 
 
@@ -35,7 +37,7 @@ CORE_COMMANDS = ("solve", "check", "compare", "generate", "bench")
 @pytest.mark.parametrize("name", CORE_COMMANDS)
 def test_each_command_is_a_module_with_arguments_and_run(name: str) -> None:
     module = importlib.import_module(f"colorit.cli.{COMMANDS[name][0]}")
-    parser = core.Parser(prog=f"colorit {name}")
+    parser = Parser(prog=f"colorit {name}")
     module.add_arguments(parser)
     assert callable(module.run)
     assert parser.format_help().startswith(f"usage: colorit {name}")
@@ -162,4 +164,4 @@ def test_a_closed_pipe_ends_quietly_with_141() -> None:
     stderr = producer.stderr.read().decode()
     code = producer.wait(timeout=30)
     assert first.decode().count(",") == 299  # head got the first row
-    assert (code, stderr) == (core.EXIT_PIPE, "")
+    assert (code, stderr) == (EXIT_PIPE, "")

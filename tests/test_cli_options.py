@@ -1,5 +1,7 @@
-"""Every command's options: a bad value ends as one line naming the option, status 2,
-no traceback; and every option that takes a number or a name has a case here."""
+"""``colorit.cli.options`` and every command's options: a bad value ends as one line
+naming the option, status 2, no traceback, and every option that takes a number or a
+name has a case here; the one default time limit, the argument types (the library's own
+checks), the parser's errors, a missing extra, and ``--algo``'s list of solvers."""
 
 from __future__ import annotations
 
@@ -8,9 +10,30 @@ import importlib
 from pathlib import Path
 
 import pytest
-
-from colorit.cli import COMMANDS, core
 from cli_support import assert_one_line_error, board_file, in_process, run
+
+from colorit.cli import COMMANDS
+from colorit.cli.options import (
+    ALGORITHMS,
+    DEFAULT_TIME_LIMIT,
+    DEFAULT_TIME_LIMIT_WHY,
+    SHOWN_ALIASES,
+    Parser,
+    UsageError,
+    add_algo,
+    add_time_limit,
+    algorithm_list,
+    count_arg,
+    memory_arg,
+    name_option,
+    pause_arg,
+    seconds_arg,
+    solver_name,
+)
+from colorit.errors import ColoritError
+from colorit.limits import parse_seconds
+from colorit.machine import format_size, machine_memory
+from colorit.runtime.signals import EXIT_USAGE
 
 #: command -> (arguments before the option, [(option, bad value), ...]). ``{board}``
 #: is a small board file, ``{out}`` an output path in the test's folder.
@@ -76,7 +99,7 @@ def test_a_bad_value_is_one_line_naming_the_option(
 ) -> None:
     before, _ = CASES[command]
     code, _, err = in_process(capsys, command, *_fill(before, tmp_path), f"{option}={value}")
-    assert code == core.EXIT_USAGE, err
+    assert code == EXIT_USAGE, err
     line = assert_one_line_error(err)
     message = line.removeprefix("colorit: error: ")
     # the option comes first (after the file a bench set names), or follows "FILE: "
@@ -86,7 +109,7 @@ def test_a_bad_value_is_one_line_naming_the_option(
 
 def _options_with_values(command: str) -> set[str]:
     """The options of ``command`` that take a number or a name (not files, not flags)."""
-    parser = core.Parser(prog=f"colorit {command}")
+    parser = Parser(prog=f"colorit {command}")
     importlib.import_module(f"colorit.cli.{COMMANDS[command][0]}").add_arguments(parser)
     free_text = {"--output", "--solutions", "--results", "--import-journal", "--json", "--plot", "--expect"}
     found = set()
@@ -118,6 +141,151 @@ def test_delay_zero_replays_at_once(tmp_path: Path, capsys: pytest.CaptureFixtur
 def test_a_negative_delay_from_a_real_process_names_delay(tmp_path: Path) -> None:
     board = board_file(tmp_path)
     proc = run("show", board, "--delay", "-0.5")
-    assert proc.returncode == core.EXIT_USAGE
+    assert proc.returncode == EXIT_USAGE
     line = assert_one_line_error(proc.stderr)
     assert line.startswith("colorit: error: --delay must be between 0 and 10 seconds, got -0.5"), line
+
+
+@pytest.mark.parametrize("name", ["solve", "compare", "bench"])
+def test_one_default_time_limit_and_its_reason_in_help(name: str) -> None:
+    import importlib
+
+    module = importlib.import_module(f"colorit.cli.{COMMANDS[name][0]}")
+    parser = Parser(prog=f"colorit {name}")
+    module.add_arguments(parser)
+    action = next(a for a in parser._actions if "--time-limit" in a.option_strings)
+    # bench leaves it None when not given (with --budget it is then no cap) and takes the
+    # same default itself
+    assert action.default == (None if name == "bench" else DEFAULT_TIME_LIMIT)
+    assert action.help is not None and DEFAULT_TIME_LIMIT_WHY in action.help
+    assert f"default: {DEFAULT_TIME_LIMIT:g} s" in DEFAULT_TIME_LIMIT_WHY
+
+
+@pytest.mark.parametrize(("text", "seconds"), [("10", 10.0), ("0.5", 0.5), ("2e3", 2000.0), (" 1 ", 1.0)])
+def test_seconds_arg(text: str, seconds: float) -> None:
+    assert seconds_arg()(text) == seconds
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("0", "must be a positive number of seconds, got 0"),
+        ("-1", "must be a positive number of seconds, got -1"),
+        ("nan", "must be a positive number of seconds, got nan"),
+        ("inf", "must be a positive number of seconds, got inf"),
+        ("soon", "'soon' is not a number of seconds"),
+    ],
+)
+def test_seconds_arg_names_its_option_with_the_library_message(text: str, message: str) -> None:
+    with pytest.raises(argparse.ArgumentTypeError) as info:
+        seconds_arg("--time-limit")(text)
+    assert str(info.value) == f"--time-limit {message}"
+    with pytest.raises(ColoritError) as lib:  # the library's check says the same of its value
+        parse_seconds(text)
+    assert str(lib.value) == f"time limit {message}"
+
+
+def test_pause_arg_takes_zero_and_refuses_negatives() -> None:
+    delay = pause_arg("--delay", 10.0)
+    assert delay("0") == 0.0 and delay("0.25") == 0.25 and delay("10") == 10.0
+    for bad, shown in (("-1", "-1"), ("11", "11"), ("nan", "nan")):
+        with pytest.raises(argparse.ArgumentTypeError) as info:
+            delay(bad)
+        assert str(info.value) == f"--delay must be between 0 and 10 seconds, got {shown}"
+    with pytest.raises(argparse.ArgumentTypeError, match=r"^--delay 'soon' is not a number of seconds$"):
+        delay("soon")
+
+
+def test_memory_arg() -> None:
+    memory = memory_arg("--max-memory")
+    assert memory("512M") == 512 << 20
+    assert memory("1.5GiB") == 3 << 29
+    with pytest.raises(argparse.ArgumentTypeError, match=r"^--max-memory 'lots' is not a size"):
+        memory("lots")
+    with pytest.raises(argparse.ArgumentTypeError) as info:
+        memory("10T")
+    assert str(info.value) == f"--max-memory 10T is more than this machine's {format_size(machine_memory())} of RAM"
+
+
+@pytest.mark.parametrize(
+    ("message", "noun", "named"),
+    [
+        ("--x must be 1", "", "--x must be 1"),
+        ("size '0' is bad", "size", "--x '0' is bad"),
+        ("unknown thing", "", "--x: unknown thing"),
+    ],
+)
+def test_name_option(message: str, noun: str, named: str) -> None:
+    assert name_option("--x", message, noun) == named
+
+
+def test_count_arg() -> None:
+    limit = count_arg(1, "--limit")
+    assert limit("3") == 3 and limit(" 7 ") == 7
+    with pytest.raises(argparse.ArgumentTypeError, match=r"^--limit must be at least 1, got 0$"):
+        limit("0")
+    with pytest.raises(argparse.ArgumentTypeError, match=r"^--limit must be a whole number, got '2.5'$"):
+        limit("2.5")
+    assert count_arg(0, "seed")("0") == 0
+
+
+def test_parser_errors_are_usage_errors_naming_the_help() -> None:
+    parser = Parser(prog="colorit thing")
+    add_time_limit(parser, "seconds")
+    with pytest.raises(UsageError) as info:
+        parser.parse_args(["--time-limit", "-5"])
+    message = str(info.value)
+    assert message == "--time-limit must be a positive number of seconds, got -5 (see 'colorit thing --help')"
+    assert "\n" not in message
+
+
+@pytest.mark.parametrize(
+    ("args", "missing", "fragment"),
+    [
+        (["show", "{board}", "-o", "{out}.gif"], "PIL", "colorit show needs the pictures extra (PIL is missing)"),
+        (["serve", "--port", "0"], "fastapi", "colorit serve needs the web extra (fastapi is missing)"),
+        (["bench", "{board}", "--plot", "{out}.png"], "matplotlib", "colorit bench --plot needs the pictures extra"),
+        (["compare", "{board}", "--plot", "{out}.png"], "matplotlib", "colorit compare --plot needs the pictures extra"),
+    ],
+)
+def test_a_missing_extra_is_one_line_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    args: list[str], missing: str, fragment: str,
+) -> None:
+    """After a ``pip install .`` without an extra, the command that needs it says how to
+    install it, in one line and exit 2, and writes nothing."""
+    import importlib.util
+
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == missing else real_find_spec(name, *a))
+    board = board_file(tmp_path)
+    code, out, err = in_process(capsys, *[a.format(board=board, out=tmp_path / "out") for a in args])
+    assert code == 2
+    line = assert_one_line_error(err, fragment)
+    assert "pip install 'colorit[" in line
+    assert out == ""
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["board.csv"]
+
+
+def test_the_solvers_help_lists_are_the_registry_s() -> None:
+    """``--algo``'s list (kept here so that ``--help`` loads no solver) names every
+    registered solver, in the registry's order from the last, and real aliases."""
+    from colorit.solvers import get_solver, solver_names
+
+    assert list(ALGORITHMS) == solver_names()[::-1]
+    for name, alias in SHOWN_ALIASES.items():
+        assert get_solver(alias).name == name and alias in get_solver(name).aliases
+    assert algorithm_list() == "auto, astar, dfs, beam, lookahead, greedy, linear (alias basic)"
+
+
+def test_an_unknown_algorithm_lists_the_solvers_as_help_does() -> None:
+    parser = Parser(prog="colorit thing")
+    add_algo(parser)
+    (action,) = [a for a in parser._actions if "--algo" in a.option_strings]
+    assert action.help is not None and algorithm_list() in action.help
+    with pytest.raises(UsageError) as info:
+        solver_name("bfs")
+    assert str(info.value) == f"--algo: unknown algorithm 'bfs'; choose one of: {algorithm_list()}"
+    with pytest.raises(UsageError, match=r"^--algos: unknown algorithm 'x'; choose one of: auto, "):
+        solver_name("x", "--algos")
+    assert solver_name("basic") == "linear" and solver_name(" A* ") == "astar"

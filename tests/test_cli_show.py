@@ -98,6 +98,19 @@ def test_show_to_a_pipe_is_plain_text() -> None:
     assert "move 1/" in text and "solved" in text
 
 
+def test_the_terminal_replay_loads_no_picture_library(tmp_path: Path) -> None:
+    """``show`` without ``-o`` (solving first, then replaying in the terminal) imports
+    neither Pillow nor matplotlib: ``bin/colorit`` installs them only for pictures."""
+    script = (
+        "import sys; from colorit.cli import main; code = main(sys.argv[1:]); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('PIL', 'matplotlib')), code, file=sys.stderr)"
+    )
+    proc = subprocess.run([sys.executable, "-c", script, "show", str(SAMPLE), "--delay", "0", "-q"],
+                          check=False, capture_output=True, timeout=60, env=env())  # fmt: skip
+    assert proc.stderr.decode().splitlines()[-1] == "[] 0", proc.stderr
+    assert "move 1/" in proc.stdout.decode()
+
+
 def test_show_to_a_terminal_is_true_colour() -> None:
     """A pseudo-terminal gets 24-bit colour escapes and the moves replayed in place."""
     pid, fd = pty.fork()

@@ -40,6 +40,7 @@ from hypothesis import strategies as st
 
 from colorit import Board, Limits, SolutionError, solve, solver_names
 from colorit.cli import main
+from colorit.cli.options import algorithm_list
 from colorit.io.csvfile import read_board_csv, write_board_csv
 from colorit.game.generate import random_board
 from colorit.machine import format_size, machine_memory
@@ -72,7 +73,7 @@ def test_solve_sample_end_to_end(tmp_path: Path) -> None:
     [
         (["{bad}", "{out}"], "bad.csv:2:2: 'x' is not an integer"),
         (["{missing}", "{out}"], "missing.csv: no such board file"),
-        (["{board}", "{out}", "--algo", "nosuch"], "--algo: unknown algorithm 'nosuch'; choose one of: linear, greedy"),
+        (["{board}", "{out}", "--algo", "nosuch"], "--algo: unknown algorithm 'nosuch'; choose one of: auto, astar, dfs"),
         (
             ["{board}", "{out}", "--max-memory", "10T"],
             f"--max-memory 10T is more than this machine's {format_size(machine_memory())} of RAM",
@@ -146,7 +147,7 @@ def test_default_algorithm_writes_a_valid_answer(tmp_path: Path, capsys: pytest.
         (lambda b, o: [b, o, "--max-memory", "lots"], "--max-memory 'lots' is not a size"),
         (lambda b, o: [b, o, "--max-memory", "10T"], "--max-memory 10T is more than this machine's"),
         (lambda b, o: [b, o, "--start", "9,9"], "--start 9,9 is outside the 4x4 board"),
-        (lambda b, o: [b, o, "--algo", "nosuch"], "choose one of: " + ", ".join(solver_names())),
+        (lambda b, o: [b, o, "--algo", "nosuch"], "choose one of: " + algorithm_list()),
         (lambda b, o: [b, o.parent / "nodir" / "x.csv"], "does not exist"),
         (lambda b, o: [b, o.parent], "is a directory"),
         (lambda b, o: [b, b], "is an input; refusing to write over it"),
@@ -169,6 +170,17 @@ def test_usage_and_input_errors(
     assert_one_line_error(stderr, fragment)
     assert out.read_text() == "precious\n"
     assert board.read_text() == GRID
+
+
+def test_counts_of_one_are_singular(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    board = board_file(tmp_path, "1,2\n", "row.csv")
+    out = tmp_path / "out.csv"
+    code, stdout, _ = in_process(capsys, board, out, "--time-limit", "5")
+    assert code == 0
+    assert "board 1 row x 2 columns, 2 colours," in stdout
+    assert "proven optimal: 1 move\n" in stdout and f"wrote 1 move to {out}" in stdout
+    code, stdout, _ = in_process(capsys, "check", board, out)
+    assert (code, stdout) == (0, "valid: 1 move\n")
 
 
 def test_quiet_still_reports_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

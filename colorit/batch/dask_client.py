@@ -1,16 +1,14 @@
-"""The client side of a bench on a Dask cluster: ``colorit bench --scheduler
-tcp://HOST:PORT`` (a running ``dask scheduler`` and its ``dask worker`` processes) or
-``--scheduler local:N`` (a LocalCluster of N worker processes on 127.0.0.1, for its
-dashboard).
+"""The client side of a bench on a Dask cluster (``colorit bench --scheduler``).
 
 ``DaskRunner`` is a ``colorit.batch.solving.Runner``: the boards go to the workers in
 chunks and the answers come back through ``on_results``, which ``solve_boards`` puts in
 input order, so the answers file and the summary are those of a local run. It is made of
-``DaskConnection`` (the client, the workers' check, their warm-up) and ``ChunkFeeder``
-(one run's chunks in flight, their answers and failures). What runs on the workers is in
-``colorit.batch.dask_worker``. The kernels are loaded once per worker process, before
-its first board's clock starts (``DaskRunner.warm`` on every worker before the run, and
-in the first chunk of a worker that joins later).
+a ``DaskConnection`` (``colorit.batch.dask_connection``: the client, the workers'
+check) and a ``ChunkFeeder`` (one run's chunks in flight, their answers and failures).
+What runs on the workers is in ``colorit.batch.dask_worker``. The kernels are loaded once
+per worker process, before its first board's clock starts (``DaskRunner.warm`` on every
+worker before the run, and in the first chunk of a worker that joins later, with the A*
+widths the warm-up worked out).
 
 Chunks. A task costs the scheduler about a millisecond and a chunk is also the unit a
 dying worker makes the cluster redo, so a chunk should hold about ``TARGET_CHUNK_S``
@@ -24,8 +22,7 @@ scheduler at once.
 Failures. A worker that dies mid-chunk (killed, out of memory) has its chunk run again
 elsewhere by the scheduler (up to its ``allowed-failures``, 3 by default; then the
 chunk's boards are reported as failed, the rest of the run goes on); a chunk whose task
-raises is retried ``CHUNK_RETRIES`` times. A scheduler that does not answer within
-``CONNECT_TIMEOUT_S`` is a one-line error; one lost mid-run ends the run (exit 1) with
+raises is retried ``CHUNK_RETRIES`` times. A scheduler lost mid-run ends the run (exit 1) with
 every finished answer kept in the journal. A stop request (Ctrl-C) stops the running
 searches on the workers (they return their best answers), drops the queued chunks and
 cancels whatever has not come back within ``STOP_GRACE_S``.
@@ -37,33 +34,24 @@ functions, and only ``--scheduler`` imports this module.
 from __future__ import annotations
 
 import contextlib
-import logging
 import math
 import os
 import queue
 import time
 import uuid
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
 from ..errors import ColoritError
-from ..machine import available_cpus
 from . import dask_worker
+from .dask_connection import DaskConnection
 
 if TYPE_CHECKING:
     from ..game.board import Board
     from ..solvers import Limits
     from .solving import BoardResult, OnResults, Seed, StopFlag
 
-INSTALL_HINT = "--scheduler needs Dask: pip install 'colorit[cluster]' (or bin/colorit, which installs it)"
-#: The module a ``local:N`` cluster's workers preload (its ``dask_setup`` leaves Ctrl-C
-#: to the bench): a string, which no import checker follows.
-WORKER_PRELOAD = "colorit.batch.dask_worker"
-#: Seconds to reach the scheduler before giving up (Dask would keep trying for 30 s).
-CONNECT_TIMEOUT_S = 5.0
-#: Seconds to wait for a first worker on a scheduler that has none.
-WORKERS_WAIT_S = 15.0
 #: Seconds without any worker, mid-run, before the run is given up.
 NO_WORKERS_S = 60.0
 #: Work per chunk, in seconds of solving.
@@ -77,50 +65,12 @@ CHUNK_RETRIES = 2
 #: Seconds a stop request waits for the chunks running on the workers to come back.
 STOP_GRACE_S = 10.0
 POLL_S = 0.2
-#: The network protocols of Dask's scheduler addresses.
-SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
-
-
-class DaskMissing(ColoritError):
-    """``--scheduler`` without Dask installed."""
-
-
-class SchedulerUnreachable(ColoritError):
-    """No scheduler at the address, or one without workers (nothing was done)."""
 
 
 class ClusterLost(ColoritError):
     """The scheduler or every worker went away mid-run."""
 
     exit_code = 1
-
-
-def require_dask() -> None:
-    """Fail with how to install Dask unless ``dask.distributed`` can be imported."""
-    try:
-        import dask  # noqa: F401
-        import distributed  # noqa: F401
-    except ImportError:
-        raise DaskMissing(INSTALL_HINT) from None
-
-
-def parse_scheduler(text: str) -> str:
-    """A ``--scheduler`` value: ``local``, ``local:N`` (N worker processes here) or a
-    scheduler address ``SCHEME://HOST:PORT`` (``tcp://10.0.0.5:8786``)."""
-    spec = text.strip()
-    if spec == "local":
-        return f"local:{available_cpus()}"
-    if spec.startswith("local:"):
-        n = spec[len("local:") :]
-        if not n.isdigit() or int(n) < 1:
-            raise ColoritError(f"scheduler {text!r}: local:N needs a whole number of workers, at least 1")
-        return f"local:{int(n)}"
-    scheme, sep, rest = spec.partition("://")
-    host, colon, port = rest.rpartition(":")
-    if not sep or scheme not in SCHEMES or not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise ColoritError(f"scheduler {text!r} is not an address such as tcp://HOST:8786, nor local:N")
-    return spec
-
 
 
 class ChunkPlanner:
@@ -146,150 +96,6 @@ class ChunkPlanner:
         return max(1, min(wanted, balance, MAX_CHUNK, left))
 
 
-def _local_cluster(workers: int) -> Any:
-    """A LocalCluster of ``workers`` one-thread processes, every port on 127.0.0.1."""
-    import dask
-    from distributed import LocalCluster
-
-    try:
-        # Dask's sampling profiler takes the GIL every 10 ms from the searches: boards
-        # took 10% longer (the dashboard has all but its Profile page)
-        with dask.config.set({"distributed.worker.profile.enabled": False}):
-            return LocalCluster(
-                n_workers=workers,
-                threads_per_worker=1,
-                processes=True,
-                host="127.0.0.1",
-                # loopback only, on a free port (without bokeh it serves no dashboard)
-                dashboard_address="127.0.0.1:0",
-                silence_logs=logging.ERROR,
-                preload=[WORKER_PRELOAD],  # dask_setup: Ctrl-C is the bench's
-            )
-    except Exception as e:  # noqa: BLE001 (one line, whatever Dask raised)
-        cause = e.__cause__ or e
-        why = " ".join(f"{type(cause).__name__}: {cause}".split())
-        raise SchedulerUnreachable(f"could not start a local Dask cluster of {workers} workers ({why})") from None
-
-
-def quiet_dask_logs() -> None:
-    """Only Dask's critical log lines in this process."""
-    logging.getLogger("distributed").setLevel(logging.CRITICAL)
-
-
-def _has_bokeh() -> bool:
-    import importlib.util
-
-    return importlib.util.find_spec("bokeh") is not None
-
-
-class DaskConnection:
-    """A client of the scheduler (and the LocalCluster of ``local:N``), its workers
-    checked to run this colorit."""
-
-    def __init__(self, client: Any, spec: str, cluster: Any = None) -> None:
-        self.client = client
-        self.spec = spec
-        self.cluster = cluster  #: the LocalCluster of ``local:N`` (closed with the connection)
-        self.address: str = client.scheduler.address if cluster is None else cluster.scheduler_address
-        self.closed = False
-
-    @classmethod
-    def open(cls, spec: str, *, connect_timeout: float = CONNECT_TIMEOUT_S, workers_wait: float = WORKERS_WAIT_S,
-             quiet_logs: bool = True) -> DaskConnection:
-        """Connect to the scheduler at ``spec`` (a ``parse_scheduler`` value), or start a
-        LocalCluster for ``local:N``; check that the workers can run colorit."""
-        require_dask()
-        from distributed import Client
-
-        if quiet_logs:
-            quiet_dask_logs()
-        spec = parse_scheduler(spec)
-        cluster = None
-        if spec.startswith("local:"):
-            cluster = _local_cluster(int(spec.split(":", 1)[1]))
-            try:
-                client = Client(cluster, set_as_default=False)
-            except BaseException:
-                cluster.close()
-                raise
-        else:
-            client = _connect(spec, connect_timeout)
-        conn = cls(client, spec, cluster)
-        try:
-            conn.check_workers(workers_wait)
-        except BaseException:
-            conn.close()
-            raise
-        return conn
-
-    def check_workers(self, wait_s: float) -> None:
-        from .. import __version__
-
-        try:
-            self.client.wait_for_workers(1, timeout=wait_s)
-        except TimeoutError:
-            raise SchedulerUnreachable(
-                f"the Dask scheduler at {self.spec} has no workers (waited {wait_s:g} s); start some with 'dask worker {self.address}'"
-            ) from None
-        versions = self.client.run(dask_worker.worker_version, on_error="return")
-        for address, version in versions.items():
-            if isinstance(version, BaseException):
-                why = " ".join(f"{type(version).__name__}: {version}".split())
-                raise SchedulerUnreachable(f"the Dask worker {address} cannot run colorit ({why}); install colorit on every worker")
-            if version != __version__:
-                raise SchedulerUnreachable(
-                    f"the Dask worker {address} runs colorit {version}, this is {__version__}; install the same version everywhere"
-                )
-
-    def worker_threads(self) -> dict[str, int]:
-        """Each worker's thread count, as the client last heard from the scheduler."""
-        info = self.client.scheduler_info()
-        return {addr: int(w.get("nthreads", 1)) for addr, w in info.get("workers", {}).items()}
-
-    @property
-    def dashboard(self) -> str | None:
-        if self.cluster is not None and not _has_bokeh():
-            return None
-        with contextlib.suppress(Exception):
-            return str(self.client.dashboard_link)
-        return None
-
-    def describe(self) -> str:
-        threads = self.worker_threads()
-        what = "Dask LocalCluster on 127.0.0.1" if self.cluster is not None else f"Dask scheduler {self.address}"
-        board = self.dashboard
-        if board is None and self.cluster is not None:
-            dash = "dashboard off (it needs bokeh: pip install bokeh)"
-        else:
-            dash = f"dashboard {board}" if board else "no dashboard"
-        n = len(threads)
-        return f"{what}: {n} worker{'s' if n != 1 else ''}, {sum(threads.values())} threads, {dash}"
-
-    def close(self) -> None:
-        """Close the client (and the LocalCluster it started); again: nothing."""
-        if self.closed:
-            return
-        self.closed = True
-        with contextlib.suppress(Exception):
-            self.client.close()
-        if self.cluster is not None:
-            with contextlib.suppress(Exception):
-                self.cluster.close()
-
-
-def _connect(spec: str, timeout: float) -> Any:
-    """A client of the scheduler at ``spec``, or one line saying why there is none."""
-    from distributed import Client
-
-    try:
-        return Client(spec, timeout=timeout, set_as_default=False)
-    except Exception as e:  # noqa: BLE001 (whatever the connection did, one line)
-        why = " ".join(str(e).split()) or type(e).__name__
-        if "Timed out" in why:
-            why = f"no answer within {timeout:g} s"
-        elif isinstance(e, MemoryError):  # a frame length read from whatever answered
-            why = "what answers there does not speak Dask's protocol"
-        raise SchedulerUnreachable(f"cannot reach the Dask scheduler at {spec} ({why}); is 'dask scheduler' running there?") from None
 
 
 def chunk_answers(fut: Any, count: int, stop: StopFlag, address: str) -> list[BoardResult | None] | None:
@@ -328,12 +134,13 @@ class ChunkFeeder:
     failed boards, a stop sent to the workers."""
 
     def __init__(self, conn: DaskConnection, boards: Sequence[Board], todo: Sequence[int], algo: str, limits: Limits,
-                 seeds: Mapping[int, Seed] | None) -> None:
+                 seeds: Mapping[int, Seed] | None, widths: Sequence[int] = ()) -> None:
         from .solving import runs_of
 
         self.conn = conn
         self.boards = boards
         self.algo = algo
+        self.widths = list(widths)  #: the A* widths a worker that joins mid-run loads
         self.limits = limits
         self.seeds = seeds or {}
         self.run_id = uuid.uuid4().hex[:12]
@@ -353,7 +160,7 @@ class ChunkFeeder:
             key = f"colorit-chunk-{self.run_id}-{a}"
             fut = self.conn.client.submit(
                 dask_worker.solve_chunk, self.run_id, a, list(self.boards[a : a + size]), self.algo, self.limits,
-                [self.seeds.get(i) for i in range(a, a + size)], key=key, retries=CHUNK_RETRIES, pure=False,
+                [self.seeds.get(i) for i in range(a, a + size)], self.widths, key=key, retries=CHUNK_RETRIES, pure=False,
             )
             self.pending[key] = (fut, a, size)
             fut.add_done_callback(self.finished.put)
@@ -427,6 +234,7 @@ class DaskRunner:
         self.conn = DaskConnection(client, spec, cluster)
         self.chunks_done = 0
         self.chunks_failed = 0
+        self.widths: dict[str, list[int]] = {}  #: each warmed algorithm's A* widths
 
     @classmethod
     def start(cls, spec: str, **options: Any) -> DaskRunner:
@@ -468,11 +276,15 @@ class DaskRunner:
         """Each worker's process id (for tests and a look with ``ps``)."""
         return dict(self.client.run(os.getpid))
 
-    def warm(self, algo: str, widths: Iterable[int] = ()) -> None:
-        """Load the kernels ``algo`` needs (and the searches' ``widths``, see
-        ``warmup.widths_for``) on every worker now, before any board is sent; a worker
-        that joins later loads them with its first chunk, before its boards' clocks."""
-        self.client.run(dask_worker.warm_worker, algo, sorted(widths))
+    def warm(self, algo: str, boards: Sequence[Board]) -> None:
+        """Load the kernels ``algo`` needs on ``boards`` (its own, and A*'s at the widths
+        ``runtime.warmup.widths_for`` gives) on every worker now, before any board is
+        sent; a worker that joins later loads them with its first chunk, before its
+        boards' clocks."""
+        from ..runtime.warmup import widths_for
+
+        self.widths[algo] = sorted(widths_for(algo, boards))
+        self.client.run(dask_worker.warm_worker, algo, self.widths[algo])
 
     def peak_rss_mb(self) -> float:
         """The largest resident set of any worker process so far, in MB (0 if unknown)."""
@@ -486,7 +298,9 @@ class DaskRunner:
             stop: StopFlag, seeds: Mapping[int, Seed] | None = None) -> None:
         if not todo or stop.requested:
             return
-        feeder = ChunkFeeder(self.conn, boards, todo, algo, limits, seeds)
+        if algo not in self.widths:
+            self.warm(algo, [boards[i] for i in todo])
+        feeder = ChunkFeeder(self.conn, boards, todo, algo, limits, seeds, self.widths[algo])
         try:
             feeder.feed(on_results, stop)
         finally:
@@ -505,15 +319,4 @@ class DaskRunner:
         self.close()
 
 
-__all__ = [
-    "INSTALL_HINT",
-    "ChunkFeeder",
-    "ChunkPlanner",
-    "ClusterLost",
-    "DaskConnection",
-    "DaskMissing",
-    "DaskRunner",
-    "SchedulerUnreachable",
-    "parse_scheduler",
-    "require_dask",
-]
+__all__ = ["ChunkFeeder", "ChunkPlanner", "ClusterLost", "DaskRunner", "chunk_answers"]

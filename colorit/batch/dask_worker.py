@@ -2,13 +2,15 @@
 
 ``colorit.batch.dask_client`` sends these functions to the workers: ``solve_chunk``
 solves a chunk of boards with the same ``solve_one`` as a local run (answers replayed,
-the per-board time limit kept), with the run's memory share but never more than half a
-worker's own memory limit per thread (``worker_limits``); ``ensure_warm`` loads the
-kernels once per worker process, before its first board's clock starts, and sets the
-worker's allocator back to glibc's defaults where Dask's nanny changed them
+the per-board time limit kept), with the run's memory share but never more than each
+thread's share (``machine.memory_share``) of half its worker's own memory limit
+(``worker_limits``); ``ensure_warm`` loads the kernels (and the A* widths the client's
+warm-up worked out) once per worker process, before its first board's clock starts,
+and sets the worker's allocator back to glibc's defaults where Dask's nanny changed them
 (``_tune_malloc``: boards took 20-25% longer on a worker without it); ``stop_run`` stops
-a run's searches. ``dask_setup`` is the preload of a ``local:N`` cluster's workers (its
-module path is named in ``dask_client``). Dask itself is not imported here.
+a run's searches; ``worker_version`` is what the client checks against its own version.
+``dask_setup`` is the preload of a ``local:N`` cluster's workers (its module path is
+named in ``dask_connection``). Dask itself is not imported here.
 """
 
 from __future__ import annotations
@@ -72,8 +74,8 @@ def _tune_malloc() -> bool:
 def ensure_warm(algo: str, widths: Iterable[int] = ()) -> None:
     """Load the kernels of ``algo`` and the searches' ``widths`` this worker has not
     loaded yet (and tune its allocator, once)."""
-    from ..solvers import get_solver
     from ..runtime.warmup import warm_astar, warm_for
+    from ..solvers import get_solver
 
     global _malloc_tuned
     with _warm_lock:
@@ -97,9 +99,10 @@ async def warm_worker(algo: str, widths: list[int]) -> None:
 
 
 def worker_limits(limits: Limits) -> Limits:
-    """The run's limits with the memory share this worker can give each thread."""
-    from ..machine import MIN_MEMORY
-    from ..machine import machine_memory
+    """The run's limits with the memory share this worker can give each thread: its
+    share of ``WORKER_MEMORY_SHARE`` of the worker's memory limit, never more than the
+    machine's memory nor the run's own share."""
+    from ..machine import machine_memory, memory_share
     from ..solvers import Limits
 
     budget, threads = machine_memory(), 1
@@ -109,21 +112,22 @@ def worker_limits(limits: Limits) -> Limits:
         worker = get_worker()
         budget = worker.memory_manager.memory_limit or budget
         threads = max(1, int(worker.state.nthreads))
-    share = min(machine_memory(), max(MIN_MEMORY, int(WORKER_MEMORY_SHARE * budget / threads)))
+    share = min(machine_memory(), memory_share(int(WORKER_MEMORY_SHARE * budget), threads))
     memory = share if limits.memory is None else min(limits.memory, share)
     return Limits(time=limits.time, memory=memory)
 
 
 def solve_chunk(
-    run_id: str, first: int, boards: list[Board], algo: str, limits: Limits, seeds: list[Seed | None]
+    run_id: str, first: int, boards: list[Board], algo: str, limits: Limits, seeds: list[Seed | None],
+    widths: Iterable[int] = (),
 ) -> tuple[int, list[BoardResult | None]]:
     """A chunk on a worker: ``solve_one`` for each board (None once the run is
-    stopped)."""
+    stopped), after loading what this worker has not loaded yet of ``algo``'s kernels
+    and the run's A* ``widths`` (``DaskRunner.warm``)."""
     from ..solvers import Control
-    from ..runtime.warmup import widths_for
     from .solving import solve_one
 
-    ensure_warm(algo, widths_for(algo, boards))
+    ensure_warm(algo, widths)
     mine = worker_limits(limits)
     out: list[BoardResult | None] = []
     for board, seed in zip(boards, seeds):

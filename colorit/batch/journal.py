@@ -47,8 +47,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Self
 
-from ..game.board import Board
 from ..errors import ColoritError, SolutionError
+from ..game.board import Board
+from ..log import plural
 from .solving import BoardResult
 
 MAGIC = "colorit-bench-journal"
@@ -88,7 +89,7 @@ def format_line(index: int, digest: str, r: BoardResult) -> str:
     return f"{body} {_crc(body)}\n"
 
 
-def parse_line(line: str) -> tuple[int, str, BoardResult] | None:
+def parse_journal_line(line: str) -> tuple[int, str, BoardResult] | None:
     """(index, digest, result) from a whole line (newline stripped); None when the line
     is damaged: wrong field count, bad number, or a CRC that does not match."""
     body, _, crc = line.rpartition(" ")
@@ -167,7 +168,7 @@ class Resumed:
     def describe_redone(self) -> str:
         """``1 torn line, 2 wrong answers`` (empty when every line was good)."""
         kinds = ((self.torn, "torn line"), (self.damaged, "damaged line"), (self.wrong_answer, "wrong answer"))
-        return ", ".join(f"{n} {what}{'s' if n != 1 else ''}" for n, what in kinds if n)
+        return ", ".join(plural(n, what) for n, what in kinds if n)
 
 
 def read_journal(path: str | os.PathLike[str], boards: Sequence[Board], run: dict[str, Any]) -> Resumed:
@@ -199,7 +200,7 @@ def read_journal(path: str | os.PathLike[str], boards: Sequence[Board], run: dic
     out = Resumed(torn=1 if tail else 0)
     digests: dict[int, str] = {}
     for line in lines[1:]:
-        parsed = parse_line(line)
+        parsed = parse_journal_line(line)
         if parsed is None:
             out.damaged += 1
             continue
@@ -218,7 +219,7 @@ def read_journal(path: str | os.PathLike[str], boards: Sequence[Board], run: dic
         out.answers[index] = result  # a later good line for a board wins
     if out.foreign and not out.answers:
         raise JournalError(
-            f"{name}: its {len(out.foreign)} answers are all for other boards (other files, --limit or --start?); "
+            f"{name}: its {plural(len(out.foreign), 'answer')} {'is' if len(out.foreign) == 1 else 'are all'} for other boards (other files, --limit or --start?); "
             "resume with the run's files and options, or delete the journal to start over"
         )
     return out
@@ -347,7 +348,7 @@ __all__ = [
     "board_digest",
     "format_line",
     "journal_path",
-    "parse_line",
+    "parse_journal_line",
     "read_journal",
     "worth_keeping",
 ]

@@ -1,5 +1,6 @@
-"""The runners of this machine: ``InProcess`` (one board after another here) and
-``ProcessPool`` (chunks of boards on worker processes, ``--workers N``).
+"""The runner of this machine's processes: ``ProcessPool`` (chunks of boards on worker
+processes, ``--workers N``; one board after another in this process is
+``solving.InProcess``).
 
 Workers load their kernels before their first board's clock starts, leave Ctrl-C to the
 parent (which sets a shared event that stops the running searches) and send their
@@ -17,48 +18,11 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from ..game.board import Board
 from ..errors import ColoritError
+from ..game.board import Board
+from ..runtime.warmup import warm_up, widths_for
 from ..solvers import Control, Limits
-from ..runtime.warmup import widths_for
-from .solving import (
-    BoardResult,
-    OnResults,
-    Seed,
-    StopFlag,
-    chunk_size,
-    runs_of,
-    solve_one,
-)
-
-
-class InProcess:
-    """One board after another in this process."""
-
-    def run(
-        self,
-        boards: Sequence[Board],
-        todo: Sequence[int],
-        algo: str,
-        limits: Limits,
-        on_results: OnResults,
-        stop: StopFlag,
-        seeds: Mapping[int, Seed] | None = None,
-    ) -> None:
-        current: list[Control] = []
-
-        def stop_current() -> None:
-            for control in current:
-                control.request_stop("signal")
-
-        stop.on_stop(stop_current)
-        for i in todo:
-            if stop.requested:
-                break
-            control = Control(limits)
-            current[:] = [control]
-            on_results(i, [solve_one(boards[i], algo, limits, control, None if seeds is None else seeds.get(i))])
-        current.clear()
+from .solving import BoardResult, OnResults, Seed, StopFlag, chunk_size, runs_of, solve_one
 
 
 # Worker process state, set by _init_worker.
@@ -73,8 +37,8 @@ def _init_worker(stop_event: Any, algo: str, widths: frozenset[int]) -> None:
     global _w_stop, _w_algo
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _w_stop, _w_algo = stop_event, algo
-    from ..solvers import get_solver
     from ..runtime.warmup import warm_astar, warm_for
+    from ..solvers import get_solver
 
     warm_for(algo)
     warm_astar(set(widths), algo=get_solver(algo).name)
@@ -121,6 +85,14 @@ class ProcessPool:
         self._pool: ProcessPoolExecutor | None = None
         self._event: Any = None
         self._algo = ""
+        self.warmed: tuple[str, frozenset[int]] | None = None  #: the algorithm and A* widths the workers load
+
+    def warm(self, algo: str, boards: Sequence[Board]) -> None:
+        """Load ``algo``'s kernels here (compiling into numba's cache what the workers
+        then only load; this also settles the collector) and note the A* widths of
+        ``boards``: each worker loads them as it starts, before its first board."""
+        warm_up(algo, [])
+        self.warmed = (algo, widths_for(algo, boards))
 
     def terminate(self) -> None:
         """End the workers at once (an abort)."""
@@ -156,8 +128,11 @@ class ProcessPool:
         if stop.requested or not todo:
             return
         size = chunk_size(len(todo), self.workers)
-        # every width the searches may meet: the kernels load once, for every pass
-        pool = self._executor(algo, widths_for(algo, boards))
+        if self.warmed is None or self.warmed[0] != algo:
+            self.warm(algo, [boards[i] for i in todo])
+        assert self.warmed is not None
+        # the widths of every board warmed for: the kernels load once, for every pass
+        pool = self._executor(algo, self.warmed[1])
         event = self._event
         stop.on_stop(event.set)
         seeds = seeds or {}

@@ -1,6 +1,8 @@
 """What one ``colorit bench`` run writes and prints: the answers file, the journal's end
 (removed when every answer is in the answers file), the JSON summary with its per-board
-records, the plot and the report. Each file is written whole (``runtime.signals.write_output``)."""
+records and the report. Each file is written whole (``runtime.signals.write_output``).
+The plot's data is here too (``BenchChart``); drawing it is the command line's
+(``render`` sits above the batch layer)."""
 
 from __future__ import annotations
 
@@ -11,12 +13,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..log import plural
 from .report import FileReport, board_records, compare_known, interval_pct, print_report, summarize
 from .solving import BoardResult
 
 if TYPE_CHECKING:
     from .journal import JournalWriter
     from .passes import Passes
+
+
+@dataclass(frozen=True)
+class BenchChart:
+    """What ``--plot`` draws, as ``render.charts.bench_chart`` takes it: each answered
+    board's length and time, the known lengths (when every set has them) and a title."""
+
+    lengths: list[int]
+    times_ms: list[float]
+    known: list[int] | None
+    title: str
 
 
 @dataclass
@@ -86,13 +100,11 @@ class BenchOutputs:
                 answers.append(r.moves)
             write_output(o.solutions, solutions_text(answers), guard)
             if len(answers) < len(out.results):
-                self.notes.append(f"{o.solutions}: wrote the answers of the first {len(answers)} of {len(out.results)} boards")
+                self.notes.append(f"{o.solutions}: wrote the answers of the first {len(answers)} of {plural(len(out.results), 'board')}")
         if writer is not None:
             self._close_journal(writer)
         if o.json:
             write_output(o.json, json.dumps(json_document(out, self.passes, solved, solve_s), indent=2) + "\n", guard)
-        if o.plot:
-            write_output(o.plot, self._plot(out), guard)
 
     def _close_journal(self, writer: JournalWriter) -> None:
         n = len(self.inputs.boards)
@@ -101,26 +113,25 @@ class BenchOutputs:
             writer.remove()  # every answer is in the answers file now
         elif len(journaled) == n:
             writer.close()
-            self.notes.append(f"{journal}: kept: it also holds {len(self.inputs.foreign)} answers for boards not in this run")
+            self.notes.append(f"{journal}: kept: it also holds {plural(len(self.inputs.foreign), 'answer')} for boards not in this run")
         else:
             writer.close()
             missing = [i for i in range(n) if i not in journaled]
             self.notes.append(
-                f"{journal}: keeps {len(journaled)} of {n} answers; the same command with --resume "
+                f"{journal}: keeps {len(journaled)} of {plural(n, 'answer')}; the same command with --resume "
                 f"solves the other {len(missing)} (boards {ranges(missing)})"
             )
 
-    def _plot(self, out: BenchOutcome) -> bytes:
-        from ..render.charts import bench_chart
-
+    def chart(self, out: BenchOutcome) -> BenchChart:
+        """The data of the ``--plot`` chart: the boards answered without an error."""
         done = [(k, r) for k, r in enumerate(out.results) if r is not None and not r.error]
         known_all: list[int] | None = None
         if all(rep.known is not None for rep in out.reports):
             known_all = [v for rep in out.reports for v in (rep.known or [])]
         per = f"{self.o.time_limit:g} s per board" if self.o.budget is None else f"budget {self.o.budget:g} s"
-        return bench_chart(
-            [len(r.moves) for _, r in done],
-            [r.elapsed * 1000 for _, r in done],
+        return BenchChart(
+            lengths=[len(r.moves) for _, r in done],
+            times_ms=[r.elapsed * 1000 for _, r in done],
             known=None if known_all is None else [known_all[k] for k, _ in done],
             title=f"{', '.join(os.path.basename(f) for f in self.o.files)}: {self.o.algo}, {per}",
         )
@@ -131,7 +142,7 @@ class BenchOutputs:
         campaign = self.inputs.campaign
         if campaign is not None and (self.o.results or self.o.budget):
             t = campaign.totals()
-            print(f"\ncertified: {t['proven']} of {len(self.inputs.boards)} boards proven; the optimal total lies between "
+            print(f"\ncertified: {t['proven']} of {plural(len(self.inputs.boards), 'board')} proven; the optimal total lies between "
                   f"{t['certified_lower_bound']} and {t['total_moves']} (an interval {t['interval_pct']:g}% wide)", file=to)
 
 

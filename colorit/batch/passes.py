@@ -12,14 +12,14 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..log import PROG
+from ..log import PROG, plural
 from .journal import JournalWriter, worth_keeping
 from .planner import BudgetPlanner, Pass
 from .solving import BoardResult, Seed, StopFlag, solve_boards
 
 if TYPE_CHECKING:
     from .results import Campaign
-    from .session import BenchInputs
+    from .inputs import BenchInputs
 
 
 def first_todo(inputs: BenchInputs) -> list[int]:
@@ -98,7 +98,7 @@ class Passes:
                         campaign.merge(i, r, limit)
                 campaign.write(force=False)
             moves_so_far[0] += sum(len(r.moves) for _, r in got)
-            progress.update(len(got), note=f"{moves_so_far[0]} moves")
+            progress.update(len(got), note=plural(moves_so_far[0], "move"))
 
         if not todo:
             return [None] * len(boards)
@@ -124,7 +124,7 @@ class Passes:
                 if p is None:
                     break
                 t0 = time.monotonic()
-                progress = Progress(len(p.todo), "boards", label=f"bench pass {p.number}", enabled=not o.quiet)
+                progress = Progress(len(p.todo), "board", label=f"bench pass {p.number}", enabled=not o.quiet)
                 try:
                     self.one(p.limit, p.todo, progress, None)
                 finally:
@@ -133,8 +133,8 @@ class Passes:
                                      "seconds": round(time.monotonic() - t0, 3)})
                 if not o.quiet:
                     t = campaign.totals()
-                    print(f"{PROG} bench: pass {p.number}: {len(p.todo)} boards at {p.limit:.3g} s; now {t['proven']} proven, "
-                          f"{t['total_moves']} moves, lower bound {t['certified_lower_bound']}", file=sys.stderr)
+                    print(f"{PROG} bench: pass {p.number}: {plural(len(p.todo), 'board')} at {p.limit:.3g} s; now {t['proven']} proven, "
+                          f"{plural(t['total_moves'], 'move')}, lower bound {t['certified_lower_bound']}", file=sys.stderr)
         finally:
             timer.cancel()
         return [campaign.result(i) for i in range(n)]

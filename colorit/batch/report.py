@@ -19,8 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..io.datasets import known_lengths_path, read_lengths
 from ..errors import ColoritError
+from ..io.datasets import known_lengths_path, read_lengths
+from ..io.files import STDIO, read_bytes
+from ..log import plural
 from .solving import BoardResult
 
 #: Most mismatches printed per kind; the counts are always complete.
@@ -60,12 +62,14 @@ def load_expect(specs: list[str] | None, files: list[str]) -> list[tuple[str, li
     if len(specs) == 1 and specs[0] == "auto":
         specs = ["auto"] * len(files)
     if len(specs) != len(files):
-        raise ColoritError(f"--expect given {len(specs)} times for {len(files)} files; give it once per FILE, or once as 'auto'")
+        raise ColoritError(f"--expect given {plural(len(specs), 'time')} for {plural(len(files), 'file')}; give it once per FILE, or once as 'auto'")
     out: list[tuple[str, list[int]] | None] = []
     for spec, f in zip(specs, files):
         if spec == "auto":
             found = known_lengths_path(f)
             if found is None:
+                if f != STDIO and not os.path.isfile(f):
+                    read_bytes(f)  # a set that is missing (or a folder) is said so, as reading it says it
                 raise ColoritError(f"{f}: no .opt or .best file beside it for --expect auto")
             spec = os.fspath(found)
         out.append((spec, read_lengths(spec)))
@@ -144,7 +148,7 @@ def print_report(summary: dict[str, Any], reports: list[FileReport], results: Se
         ):
             if not items:
                 continue
-            print(f"{where}{title}: {len(items)} board{'s' if len(items) != 1 else ''}", file=out)
+            print(f"{where}{title}: {plural(len(items), 'board')}", file=out)
             for board_no, ours, known in items[:cap]:
                 print(f"  board {board_no}: ours {ours}, known {known} ({ours - known:+d})", file=out)
             if cap is not None and len(items) > cap:

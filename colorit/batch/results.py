@@ -28,9 +28,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..errors import ColoritError, SolutionError
 from ..game.board import Board
 from ..io.datasets import ALPHABET, alphabet_fits
-from ..errors import ColoritError, SolutionError
+from ..log import plural
 from .journal import board_digest
 from .solving import BoardResult, Seed
 
@@ -81,7 +82,7 @@ class Record:
         })
 
 
-def parse_line(name: str, n: int, line: str, boards: Sequence[Board], digests: Sequence[str]) -> Record:
+def parse_results_line(name: str, n: int, line: str, boards: Sequence[Board], digests: Sequence[str]) -> Record:
     """Line ``n`` of results file ``name`` as the record of one of ``boards`` (whose
     digests are ``digests``), its answer replayed; ``ResultsError`` names the line."""
     where = f"{name}:{n}"
@@ -94,7 +95,7 @@ def parse_line(name: str, n: int, line: str, boards: Sequence[Board], digests: S
     except (ValueError, KeyError, TypeError) as e:
         raise ResultsError(f"{where}: not a results line ({type(e).__name__}: {e})") from None
     if not 0 <= i < len(boards):
-        raise ResultsError(f"{where}: board {i} is not in this run ({len(boards)} boards)")
+        raise ResultsError(f"{where}: board {i} is not in this run ({plural(len(boards), 'board')})")
     if rec.digest and rec.digest != digests[i]:
         raise ResultsError(f"{where}: board {i} is another board than this run's (digest {rec.digest}, "
                            f"this one {digests[i]}); these results are for other files or another --start")
@@ -104,7 +105,7 @@ def parse_line(name: str, n: int, line: str, boards: Sequence[Board], digests: S
     except (SolutionError, ColoritError) as e:
         raise ResultsError(f"{where}: board {i}'s answer does not solve it: {e}") from None
     if rec.lower_bound > len(rec.moves):
-        raise ResultsError(f"{where}: board {i}'s lower bound {rec.lower_bound} is above its answer's {len(rec.moves)} moves")
+        raise ResultsError(f"{where}: board {i}'s lower bound {rec.lower_bound} is above its answer's {plural(len(rec.moves), 'move')}")
     return rec
 
 
@@ -134,7 +135,7 @@ class Campaign:
         for n, line in enumerate(text.splitlines(), start=1):
             if not line.strip():
                 continue
-            rec = parse_line(name, n, line, self.boards, self.digests)
+            rec = parse_results_line(name, n, line, self.boards, self.digests)
             self.records[rec.board] = rec
 
     def import_journal(self, lines: dict[int, BoardResult], limit: float) -> int:

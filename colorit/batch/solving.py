@@ -1,9 +1,11 @@
 """Solving many boards: one board's result as a batch keeps it, and the one entry point
 that runs a batch on any runner.
 
-Boards are solved by a runner (``Runner``): in this process or by worker processes here
-(``colorit.batch.local``), or by a Dask cluster (``colorit.batch.dask_client``). Whatever
-the runner, ``solve_boards`` puts the answers back in input order. Every answer is
+Boards are solved by a runner (``Runner``): in this process (``InProcess``, the runner
+``solve_boards`` falls back to), by worker processes here (``colorit.batch.local``), or
+by a Dask cluster (``colorit.batch.dask_client``). Each runner loads the kernels its
+boards need (``warm``) before any board's clock starts. Whatever the runner,
+``solve_boards`` puts the answers back in input order. Every answer is
 replayed on its board by ``colorit.solve``, and each board keeps its time limit (the
 deadline guard). A board may come with a seed, an answer and a lower bound known from an
 earlier run: the search starts from them (``colorit.solve``'s ``start_from`` and
@@ -94,7 +96,10 @@ class StopFlag:
 
 class Runner(Protocol):
     """Solves ``boards[i]`` for each ``i`` in ``todo`` (from ``seeds[i]`` where given),
-    reporting chunks as they finish."""
+    reporting chunks as they finish, after ``warm`` has loaded the kernels ``algo``
+    needs on ``boards`` (the A* widths from ``runtime.warmup.widths_for``)."""
+
+    def warm(self, algo: str, boards: Sequence[Board]) -> None: ...
 
     def run(
         self,
@@ -106,6 +111,42 @@ class Runner(Protocol):
         stop: StopFlag,
         seeds: Mapping[int, Seed] | None = None,
     ) -> None: ...
+
+
+class InProcess:
+    """One board after another in this process."""
+
+    def warm(self, algo: str, boards: Sequence[Board]) -> None:
+        """Load the kernels ``algo`` needs on ``boards`` here, then settle the collector:
+        the command's start is over (``runtime.warmup.warm_up``)."""
+        from ..runtime.warmup import warm_up
+
+        warm_up(algo, boards)
+
+    def run(
+        self,
+        boards: Sequence[Board],
+        todo: Sequence[int],
+        algo: str,
+        limits: Limits,
+        on_results: OnResults,
+        stop: StopFlag,
+        seeds: Mapping[int, Seed] | None = None,
+    ) -> None:
+        current: list[Control] = []
+
+        def stop_current() -> None:
+            for control in current:
+                control.request_stop("signal")
+
+        stop.on_stop(stop_current)
+        for i in todo:
+            if stop.requested:
+                break
+            control = Control(limits)
+            current[:] = [control]
+            on_results(i, [solve_one(boards[i], algo, limits, control, None if seeds is None else seeds.get(i))])
+        current.clear()
 
 
 def solve_boards(
@@ -120,9 +161,8 @@ def solve_boards(
     seeds: Mapping[int, Seed] | None = None,
 ) -> list[BoardResult | None]:
     """Answers for ``boards`` in input order (None where not solved: not in ``todo``,
-    or skipped after a stop request)."""
-    from .local import InProcess
-
+    or skipped after a stop request). The runner is expected warm (``Runner.warm``);
+    without one, the boards are solved in this process."""
     results: list[BoardResult | None] = [None] * len(boards)
     indices = list(range(len(boards))) if todo is None else sorted(todo)
 

@@ -1,4 +1,8 @@
-"""The ``colorit`` command: one module per command over one core (``core.py``).
+"""The ``colorit`` command: one module per command over a small runtime shared by all:
+``options`` (the parser, the argument types, the options several commands take),
+``context`` (what a command runs with, its board read) and ``solving`` (the solve step
+and how an answer is described); exit codes and the signal guard are
+``colorit.runtime.signals``'.
 
 ``COMMANDS`` is the registry: a command is a module with ``add_arguments(parser)`` and
 ``run(args, ctx) -> exit status``, imported only when it runs, so ``colorit --help`` and
@@ -19,7 +23,10 @@ from typing import NoReturn
 from .. import __version__
 from ..errors import ColoritError
 from ..log import PROG, Log
-from . import core
+from ..runtime.clock import clock_start, defer_collection
+from ..runtime.signals import EXIT_OK, EXIT_PIPE, EXIT_SIGINT, EXIT_USAGE
+from .context import Context
+from .options import Parser, UsageError
 
 #: name -> (module, one-line summary). Adding a command is a module and a line here.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -70,48 +77,48 @@ def _command_for(first: str) -> str:
         return "solve"
     near = difflib.get_close_matches(first, list(COMMANDS), n=1, cutoff=0.5)
     hint = f"; did you mean '{near[0]}'?" if near else f"; commands: {', '.join(COMMANDS)}"
-    raise core.UsageError(f"no such command or file: {first!r}{hint}")
+    raise UsageError(f"no such command or file: {first!r}{hint}")
 
 
-def _run(argv: list[str], ctx: core.Context) -> int:
+def _run(argv: list[str], ctx: Context) -> int:
     """Parse ``argv`` and run the command; errors become one line and status 2."""
     log = ctx.log
     try:
         if not argv:
             sys.stderr.write(top_help())
-            return core.EXIT_USAGE
+            return EXIT_USAGE
         first = argv[0]
         if first in ("-h", "--help"):
             sys.stdout.write(top_help())
-            return core.EXIT_OK
+            return EXIT_OK
         if first == "--version":
             sys.stdout.write(f"{PROG} {__version__}\n")
-            return core.EXIT_OK
+            return EXIT_OK
         name = _command_for(first)
         rest = argv[1:] if first == name else argv
         module = importlib.import_module(f".{COMMANDS[name][0]}", __name__)
-        parser = core.Parser(prog=f"{PROG} {name}", description=COMMANDS[name][1])
+        parser = Parser(prog=f"{PROG} {name}", description=COMMANDS[name][1])
         module.add_arguments(parser)
         args = parser.parse_args(rest)
         log.quiet = bool(getattr(args, "quiet", False) or getattr(args, "csv", False))
         return int(module.run(args, ctx))
     except SystemExit as e:  # --help of a command
-        return e.code if isinstance(e.code, int) else (core.EXIT_OK if e.code is None else core.EXIT_USAGE)
+        return e.code if isinstance(e.code, int) else (EXIT_OK if e.code is None else EXIT_USAGE)
     except BrokenPipeError:
         return _pipe_closed()
     except ColoritError as e:
         log.error(str(e))
-        return int(getattr(e, "exit_code", core.EXIT_USAGE))
+        return int(getattr(e, "exit_code", EXIT_USAGE))
     except OSError as e:
         where = f"{e.filename}: " if e.filename else ""
         log.error(f"{where}{(e.strerror or str(e)).lower()}")
-        return core.EXIT_USAGE
+        return EXIT_USAGE
     except MemoryError:
         log.error("out of memory; try a smaller --max-memory or a faster algorithm")
-        return core.EXIT_USAGE
+        return EXIT_USAGE
     except KeyboardInterrupt:
         log.error("interrupted")
-        return core.EXIT_SIGINT
+        return EXIT_SIGINT
 
 
 def _pipe_closed() -> int:
@@ -122,7 +129,7 @@ def _pipe_closed() -> int:
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError):
         pass
-    return core.EXIT_PIPE
+    return EXIT_PIPE
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -134,8 +141,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     real = argv is None
     if real:
-        core.defer_collection()  # the process's own start; calls from Python keep theirs
-    ctx = core.Context(started=core.clock_start(from_process_start=real), log=Log(), from_process_start=real)
+        defer_collection()  # the process's own start; calls from Python keep theirs
+    ctx = Context(started=clock_start(from_process_start=real), log=Log(), from_process_start=real)
     code = _run(list(sys.argv[1:] if argv is None else argv), ctx)
     if real:
         quick_exit(code)
@@ -152,7 +159,7 @@ def quick_exit(code: int) -> NoReturn:
             stream.flush()
         except BrokenPipeError:
             _pipe_closed()
-            code = code or core.EXIT_PIPE
+            code = code or EXIT_PIPE
         except (OSError, ValueError):
             pass
     os._exit(code)

@@ -1,10 +1,11 @@
 """``colorit bench FILE...``: solve benchmark sets and report totals, times and memory.
 
-This module parses the command line and prints; the run itself is
-``colorit.batch.session``'s (reading the sets, the runner, the passes, the journal and
-the results, the outputs). Ctrl-C asks the running searches to stop and return what
-they have, skips the boards not started, and still prints (and writes) the summary of
-what was done; a second Ctrl-C more than a second later aborts at once.
+This module parses the command line, draws the ``--plot`` chart (``render``) and
+prints; the run itself is ``colorit.batch.session``'s (reading the sets, the runner, the
+passes, the journal and the results, the outputs). Ctrl-C asks the running searches to
+stop and return what they have, skips the boards not started, and still prints (and
+writes) the summary of what was done; a second Ctrl-C more than a second later aborts at
+once.
 """
 
 from __future__ import annotations
@@ -12,8 +13,26 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from typing import TYPE_CHECKING
 
-from . import core
+from ..log import plural
+from ..runtime.signals import EXIT_FAILED, EXIT_OK, EXIT_SIGINT, SignalGuard, write_output
+from .context import Context
+from .options import (
+    DEFAULT_TIME_LIMIT,
+    add_algo,
+    add_memory,
+    add_quiet,
+    add_start,
+    add_time_limit,
+    arg_type,
+    count_arg,
+    require_extra,
+    solver_name,
+)
+
+if TYPE_CHECKING:
+    from ..batch.outputs import BenchChart
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -34,21 +53,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "solves only the unproven boards again, from their answers."
     )
     p.add_argument("files", nargs="+", metavar="FILE", help="benchmark files, solved in file order ('-': standard input)")
-    core.add_start(p, default=None, note="default: the set's own, the centre for files named *_center*, the top-left corner otherwise")
-    core.add_algo(p)
-    core.add_time_limit(p, "seconds per board; with --budget, the most a board gets", default=None)
+    add_start(p, default=None, note="default: the set's own, the centre for files named *_center*, the top-left corner otherwise")
+    add_algo(p)
+    add_time_limit(p, "seconds per board; with --budget, the most a board gets", default=None)
     p.add_argument(
-        "--budget", type=core.arg_type(_parse_budget, "--budget", "budget"), metavar="DURATION",
+        "--budget", type=arg_type(_parse_budget, "--budget", "budget"), metavar="DURATION",
         help="a total for the whole run (90s, 10m, 2h), spent in passes of growing per-board limits "
         "on the boards not yet proven, starting from their best answers; never overrun by more than 1%%",
     )
     p.add_argument(
-        "--workers", type=core.count_arg(0, "--workers"), default=None, metavar="N",
+        "--workers", type=count_arg(0, "--workers"), default=None, metavar="N",
         help="solver processes on this machine (default: 1, in this process; 0: one per core it may use, within a container's CPU quota)",
     )
     p.add_argument(
         "--scheduler",
-        type=core.arg_type(_parse_scheduler, "--scheduler", "scheduler"),
+        type=arg_type(_parse_scheduler, "--scheduler", "scheduler"),
         metavar="ADDRESS",
         help="solve on a Dask cluster: the address of a running 'dask scheduler' (tcp://HOST:8786), "
         "or local:N for N worker processes on this machine with Dask's dashboard (needs colorit[cluster])",
@@ -83,14 +102,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="OPT",
         help="known lengths (.opt optimal, .best best known), one per FILE in order, or 'auto' for the .opt/.best beside each FILE",
     )
-    p.add_argument("--limit", type=core.count_arg(1, "--limit"), metavar="N", help="only the first N boards of each file")
-    core.add_memory(p, "memory for search tables in all (shared among the workers)")
-    core.add_quiet(p, "no progress reports on standard error")
+    p.add_argument("--limit", type=count_arg(1, "--limit"), metavar="N", help="only the first N boards of each file")
+    add_memory(p, "memory for search tables in all (shared among the workers)")
+    add_quiet(p, "no progress reports on standard error")
 
 
 def _parse_scheduler(text: str) -> str:
     # a light module: Dask itself is imported only to connect
-    from ..batch.dask_client import parse_scheduler
+    from ..batch.dask_connection import parse_scheduler
 
     return parse_scheduler(text)
 
@@ -101,20 +120,29 @@ def _parse_budget(text: str) -> float:
     return parse_duration(text)
 
 
-def run(args: argparse.Namespace, ctx: core.Context) -> int:
+def _plot(path: str, chart: BenchChart, guard: SignalGuard) -> None:
+    """Draw the run's ``--plot`` chart and write it whole (the pictures load only here)."""
+    from ..render.charts import bench_chart
+
+    write_output(path, bench_chart(chart.lengths, chart.times_ms, known=chart.known, title=chart.title), guard)
+
+
+def run(args: argparse.Namespace, ctx: Context) -> int:
     """Run ``colorit bench`` (see the epilog for the exit status)."""
     t0 = time.monotonic()
     if args.scheduler is not None:
-        from ..batch.dask_client import require_dask
+        from ..batch.dask_connection import require_dask
 
         require_dask()  # before any work: one line saying how to install it
     if args.plot is not None:
-        core.require_extra("pictures", "bench --plot", "matplotlib")
+        require_extra("pictures", "bench --plot", "matplotlib")
+    from ..batch.inputs import BenchOptions
     from ..batch.outputs import ranges
-    from ..batch.session import BenchOptions, BenchRun
+    from ..batch.session import BenchRun
+
     opts = BenchOptions(
-        files=args.files, algo=core.solver_name(args.algo), start=args.start,  # unknown names fail before any reading
-        time_limit=args.time_limit if args.time_limit is not None else core.DEFAULT_TIME_LIMIT,
+        files=args.files, algo=solver_name(args.algo), start=args.start,  # unknown names fail before any reading
+        time_limit=args.time_limit if args.time_limit is not None else DEFAULT_TIME_LIMIT,
         time_limit_given=args.time_limit is not None, budget=args.budget, workers=args.workers,
         scheduler=args.scheduler, resume=args.resume, solutions=args.solutions, results=args.results,
         import_journal=args.import_journal, json=args.json, plot=args.plot, expect=args.expect, limit=args.limit,
@@ -125,10 +153,12 @@ def run(args: argparse.Namespace, ctx: core.Context) -> int:
     bench.load()
     if args.import_journal:
         print(bench.import_journal(), file=sys.stderr)
-        return core.EXIT_OK
+        return EXIT_OK
     report_out = sys.stderr if args.solutions == "-" or args.json == "-" else sys.stdout
-    with core.SignalGuard(ctx.log) as guard:
+    with SignalGuard(ctx.log) as guard:
         out = bench.run(guard)
+        if args.plot is not None:
+            _plot(args.plot, bench.chart(out), guard)
         bench.print(out, report_out)
         report_out.flush()
     for note in out.notes:
@@ -138,6 +168,6 @@ def run(args: argparse.Namespace, ctx: core.Context) -> int:
     if out.interrupted:
         missing = [i for i, r in enumerate(out.results) if r is None]
         gap = f"; not solved: boards {ranges(missing)}" if missing else ""
-        print(f"interrupted: {out.summary['boards']} of {len(out.results)} boards solved{gap}", file=sys.stderr)
-        return guard.exit_code if guard.requested else core.EXIT_SIGINT
-    return core.EXIT_FAILED if out.failed else core.EXIT_OK
+        print(f"interrupted: {out.summary['boards']} of {plural(len(out.results), 'board')} solved{gap}", file=sys.stderr)
+        return guard.exit_code if guard.requested else EXIT_SIGINT
+    return EXIT_FAILED if out.failed else EXIT_OK

@@ -11,7 +11,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import core
+from ..io.files import check_files
+from ..log import Progress, plural
+from ..runtime.signals import SignalGuard, write_output
+from .context import Context, read_board
+from .options import UsageError, add_memory, add_quiet, add_start, add_time_limit, require_extra, solver_name
+from .solving import solve_within
+
 
 BASELINE = "linear"
 COLUMNS = ("algorithm", "moves", "time_s", "proven", "saving_moves", "saving_pct")
@@ -20,12 +26,12 @@ COLUMNS = ("algorithm", "moves", "time_s", "proven", "saving_moves", "saving_pct
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("input", metavar="IN.csv", help="the board ('-': standard input)")
     p.add_argument("--algos", default=None, metavar="A,B,...", help="algorithms to run (default: all)")
-    core.add_time_limit(p, "seconds per algorithm")
-    core.add_memory(p)
-    core.add_start(p)
+    add_time_limit(p, "seconds per algorithm")
+    add_memory(p)
+    add_start(p)
     p.add_argument("--csv", action="store_true", help="print CSV instead of a table")
     p.add_argument("--plot", metavar="PNG", default=None, help="also draw the table as a bar chart (moves, and time per algorithm)")
-    core.add_quiet(p, "no progress lines on standard error")
+    add_quiet(p, "no progress lines on standard error")
 
 
 def format_table(rows: list[dict[str, object]]) -> str:
@@ -41,23 +47,23 @@ def format_csv(rows: list[dict[str, object]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run(args: argparse.Namespace, ctx: core.Context) -> int:
+def run(args: argparse.Namespace, ctx: Context) -> int:
     from ..solvers import Solution, solver_names
 
     names = [n.strip() for n in args.algos.split(",") if n.strip()] if args.algos else solver_names()
     if not names:
-        raise core.UsageError("--algos names no algorithm")
-    algos = list(dict.fromkeys(core.solver_name(n, "--algos") for n in names))
-    core.check_files([args.input], [args.plot])
+        raise UsageError("--algos names no algorithm")
+    algos = list(dict.fromkeys(solver_name(n, "--algos") for n in names))
+    check_files([args.input], [args.plot])
     if args.plot:
-        core.require_extra("pictures", "compare --plot", "matplotlib")
-    board = core.read_board(args.input, start=args.start)
+        require_extra("pictures", "compare --plot", "matplotlib")
+    board = read_board(args.input, start=args.start)
     runs = ([BASELINE] if BASELINE not in algos else []) + algos
-    progress = core.Progress(len(runs), "algorithms", label="compare", enabled=not args.quiet)
+    progress = Progress(len(runs), "algorithm", label="compare", enabled=not args.quiet)
     if not args.quiet:
         print(
             f"colorit compare: {', '.join(algos)} on {args.input} ({board.height}x{board.width}, "
-            f"{board.n_colours} colours), {args.time_limit:g} s each",
+            f"{plural(board.n_colours, 'colour')}), {args.time_limit:g} s each",
             file=sys.stderr,
             flush=True,
         )
@@ -66,14 +72,14 @@ def run(args: argparse.Namespace, ctx: core.Context) -> int:
     for algo in runs:
         warm_up(algo, [board])
     results: dict[str, Solution] = {}
-    with core.SignalGuard(ctx.log) as guard:
+    with SignalGuard(ctx.log) as guard:
         for algo in runs:
             if guard.requested:
                 break
-            sol = core.solve_within(board, algo, args.time_limit, args.max_memory, guard)
+            sol = solve_within(board, algo, args.time_limit, args.max_memory, guard)
             results[algo] = sol
             state = "proven optimal" if sol.proven_optimal else "best found"
-            progress.update(1, note=f"{algo}: {len(sol.moves)} moves in {sol.elapsed:.2f} s ({state})")
+            progress.update(1, note=f"{algo}: {plural(len(sol.moves), 'move')} in {sol.elapsed:.2f} s ({state})")
     progress.close()
     baseline = len(results[BASELINE].moves) if BASELINE in results else None
     rows: list[dict[str, object]] = []
@@ -98,8 +104,8 @@ def run(args: argparse.Namespace, ctx: core.Context) -> int:
         from ..render.charts import compare_chart
 
         lower = max((s.lower_bound for s in results.values()), default=0)
-        png = compare_chart(rows, lower_bound=lower or None, title=f"{args.input}: {board.height}x{board.width}, {board.n_colours} colours")
-        core.write_output(args.plot, png, guard)
+        png = compare_chart(rows, lower_bound=lower or None, title=f"{args.input}: {board.height}x{board.width}, {plural(board.n_colours, 'colour')}")
+        write_output(args.plot, png, guard)
         if not args.quiet:
             print(f"colorit compare: wrote the chart to {args.plot}", file=sys.stderr, flush=True)
     if guard.requested:

@@ -8,25 +8,27 @@ from __future__ import annotations
 
 import argparse
 
-from . import core
+from ..runtime.clock import settle_collection
+from .context import Context
+from .options import count_arg, require_extra, seconds_arg
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from ..web.config import DEFAULT_HOST, DEFAULT_MAX_CELLS, DEFAULT_MAX_TIME, DEFAULT_PORT
 
     p.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST}: this machine only)")
-    p.add_argument("--port", type=core.count_arg(0, "--port"), default=DEFAULT_PORT, help=f"port, 0 for any free one (default {DEFAULT_PORT})")
-    p.add_argument("--workers", type=core.count_arg(1, "--workers"), default=None, metavar="N", help="solver processes (default: one per core this process may use, within a container's CPU quota)")
-    p.add_argument("--max-cells", type=core.count_arg(1, "--max-cells"), default=DEFAULT_MAX_CELLS, metavar="C", help=f"largest board a request may send, in cells (default {DEFAULT_MAX_CELLS}: 300x300)")
-    p.add_argument("--max-time", type=core.seconds_arg("--max-time"), default=DEFAULT_MAX_TIME, metavar="S", help=f"longest time limit a request may ask (default {DEFAULT_MAX_TIME:g} s)")
+    p.add_argument("--port", type=count_arg(0, "--port"), default=DEFAULT_PORT, help=f"port, 0 for any free one (default {DEFAULT_PORT})")
+    p.add_argument("--workers", type=count_arg(1, "--workers"), default=None, metavar="N", help="solver processes (default: one per core this process may use, within a container's CPU quota)")
+    p.add_argument("--max-cells", type=count_arg(1, "--max-cells"), default=DEFAULT_MAX_CELLS, metavar="C", help=f"largest board a request may send, in cells (default {DEFAULT_MAX_CELLS}: 300x300)")
+    p.add_argument("--max-time", type=seconds_arg("--max-time"), default=DEFAULT_MAX_TIME, metavar="S", help=f"longest time limit a request may ask (default {DEFAULT_MAX_TIME:g} s)")
     p.add_argument("--open", action="store_true", help="open the page in a browser")
 
 
-def run(args: argparse.Namespace, ctx: core.Context) -> int:
-    core.require_extra("web", "serve", "fastapi", "uvicorn")
+def run(args: argparse.Namespace, ctx: Context) -> int:
+    require_extra("web", "serve", "fastapi", "uvicorn")
     from ..web.config import ServerConfig
     from ..web.server import serve
 
-    core.settle_collection()  # started: a long-running server collects as usual
+    settle_collection()  # started: a long-running server collects as usual
     config = ServerConfig(host=args.host, port=args.port, workers=args.workers, max_cells=args.max_cells, max_time=args.max_time)
     return serve(config, open_browser=args.open, log=lambda line: print(line, flush=True))

@@ -14,7 +14,25 @@ import os
 import sys
 
 from ..errors import ColoritError, SolutionError
-from . import core
+from ..io.files import check_files
+from ..log import plural
+from ..runtime.signals import EXIT_OK, SignalGuard, write_output
+from .context import Context, read_board
+from .options import (
+    UsageError,
+    add_algo,
+    add_labels,
+    add_memory,
+    add_quiet,
+    add_start,
+    add_time_limit,
+    count_arg,
+    pause_arg,
+    require_extra,
+    solver_name,
+)
+from .solving import describe, solve_within
+
 
 KINDS = {".gif": "gif", ".png": "png"}
 #: The longest pause between moves of a terminal replay (as ``render.terminal.replay`` allows).
@@ -25,42 +43,42 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("input", metavar="IN.csv", help="the board ('-': standard input)")
     p.add_argument("moves", metavar="MOVES.csv", nargs="?", default=None, help="an answer to show (default: solve the board first)")
     p.add_argument("-o", "--output", metavar="FILE", default=None, help="write solve.gif (animated) or solve.png (key frames) instead of playing in the terminal")
-    core.add_algo(p)
-    core.add_time_limit(p, "seconds for the solve when no moves file is given")
-    core.add_memory(p)
-    core.add_start(p)
-    core.add_labels(p)
-    p.add_argument("--delay", type=core.pause_arg("--delay", MAX_DELAY), default=0.15, metavar="S", help=f"seconds between moves in the terminal, 0 to {MAX_DELAY:g} (default 0.15; 0: as fast as the terminal draws)")
-    p.add_argument("--every", type=core.count_arg(1, "--every"), default=None, metavar="K", help="PNG: a key frame every K moves (default: about eight frames)")
-    p.add_argument("--cell", type=core.count_arg(1, "--cell"), default=None, metavar="PX", help="pixels per cell (default: chosen from the board size)")
-    core.add_quiet(p, "no summary line on standard error")
+    add_algo(p)
+    add_time_limit(p, "seconds for the solve when no moves file is given")
+    add_memory(p)
+    add_start(p)
+    add_labels(p)
+    p.add_argument("--delay", type=pause_arg("--delay", MAX_DELAY), default=0.15, metavar="S", help=f"seconds between moves in the terminal, 0 to {MAX_DELAY:g} (default 0.15; 0: as fast as the terminal draws)")
+    p.add_argument("--every", type=count_arg(1, "--every"), default=None, metavar="K", help="PNG: a key frame every K moves (default: about eight frames)")
+    p.add_argument("--cell", type=count_arg(1, "--cell"), default=None, metavar="PX", help="pixels per cell (default: chosen from the board size)")
+    add_quiet(p, "no summary line on standard error")
 
 
-def run(args: argparse.Namespace, ctx: core.Context) -> int:
+def run(args: argparse.Namespace, ctx: Context) -> int:
     from ..io.csvfile import read_moves_csv
 
-    algo = core.solver_name(args.algo)  # an unknown name fails before any reading
+    algo = solver_name(args.algo)  # an unknown name fails before any reading
     kind = None
     if args.output is not None:
         kind = KINDS.get(os.path.splitext(args.output)[1].lower())
         if kind is None:
-            raise core.UsageError(f"{args.output}: -o takes a .gif (animated replay) or .png (key frames) file name")
-        core.require_extra("pictures", "show", "PIL")
-    core.check_files([args.input, args.moves], [args.output])
-    board = core.read_board(args.input, start=args.start)
+            raise UsageError(f"{args.output}: -o takes a .gif (animated replay) or .png (key frames) file name")
+        require_extra("pictures", "show", "PIL")
+    check_files([args.input, args.moves], [args.output])
+    board = read_board(args.input, start=args.start)
     if args.moves is not None:
         moves = read_moves_csv(args.moves)
         try:
             board.check(moves)
         except SolutionError as e:
             raise ColoritError(f"{args.moves}: invalid: {e}") from None
-        what = f"{len(moves)} moves from {args.moves}"
-        signalled = core.EXIT_OK
+        what = f"{plural(len(moves), 'move')} from {args.moves}"
+        signalled = EXIT_OK
     else:
-        with core.SignalGuard(ctx.log) as guard:
-            solution = core.solve_within(board, algo, args.time_limit, args.max_memory, guard)
+        with SignalGuard(ctx.log) as guard:
+            solution = solve_within(board, algo, args.time_limit, args.max_memory, guard)
         moves = list(solution.moves)
-        what = f"{solution.algo}: {core.describe(solution)}"
+        what = f"{solution.algo}: {describe(solution)}"
         signalled = guard.exit_code
     if kind is None:
         # Ctrl-C during the replay ends it (the terminal is restored first)
@@ -77,8 +95,8 @@ def run(args: argparse.Namespace, ctx: core.Context) -> int:
         data = frames.gif_bytes(board, moves, cell=args.cell, labels=args.labels)
     else:
         data = frames.keyframes_png(board, moves, every=args.every, cell=args.cell, labels=args.labels)
-    with core.SignalGuard(ctx.log) as guard:
-        core.write_output(args.output, data, guard)
+    with SignalGuard(ctx.log) as guard:
+        write_output(args.output, data, guard)
     if not args.quiet:
         print(f"colorit show: {what}; wrote {args.output} ({len(data) / 1e6:.2f} MB)", file=sys.stderr, flush=True)
     return signalled

@@ -1,43 +1,21 @@
-"""What every command shares, defined once: the default time limit, the argument types
-and options, the command's context, reading its board and the solve step.
+"""The command line's options, defined once for every command: the default time limit,
+the parser whose errors are one line naming the option, the argument types (built from
+the library's own checks, so both say the same thing) and the options several commands
+share (``add_*``), among them ``--algo`` and its list of solvers.
 
 Only the standard library and colorit's light modules are imported here, so that
-``colorit --help`` answers before numpy or numba load; each command imports what its
-work needs.
+``colorit --help`` answers before numpy or numba load.
 """
 
 from __future__ import annotations
 
 import argparse
 import re
-import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 from ..errors import ColoritError
-from ..io.files import check_files  # noqa: F401  (re-exported for the commands)
 from ..limits import check_memory, parse_pause, parse_seconds, whole_number
-from ..log import PROG, Log, Progress  # noqa: F401  (re-exported for the commands)
-from ..runtime.clock import clock_start, defer_collection, settle_collection  # noqa: F401  (re-exported)
-from ..runtime.signals import (  # noqa: F401  (re-exported for the commands)
-    EXIT_FAILED,
-    EXIT_OK,
-    EXIT_PIPE,
-    EXIT_SIGINT,
-    EXIT_SIGTERM,
-    EXIT_USAGE,
-    SIGNAL_EXIT,
-    SignalGuard,
-    write_output,
-)
-
-if TYPE_CHECKING:
-    from ..game.board import Board
-    from ..io.gameid import GameId
-    from ..solvers import Solution
-
-# --------------------------------------------------------------------------- the default limit
 
 #: Seconds a solve (per board for ``bench``, per algorithm for ``compare``) may take
 #: unless ``--time-limit`` says otherwise.
@@ -46,10 +24,6 @@ DEFAULT_TIME_LIMIT_WHY = (
     "default: 60 s, long enough to prove almost every board up to 24x24 optimal, short "
     "enough that one hard board cannot hold a run up"
 )
-
-
-
-# --------------------------------------------------------------------------- arguments
 
 
 class UsageError(ColoritError):
@@ -152,15 +126,29 @@ def start_arg(option: str = "--start") -> Callable[[str], str]:
 START_NAMES = ("", "top-left", "topleft", "corner", "center", "centre", "middle")
 
 
+#: The solvers ``--algo`` takes, as its help and an unknown name list them: the default,
+#: the exact searches, the heuristics, the original basic AI (the registry's
+#: ``solver_names`` from the last; a test holds the two together, since reading the
+#: registry would load the solvers for ``--help``) ...
+ALGORITHMS = ("auto", "astar", "dfs", "beam", "lookahead", "greedy", "linear")
+#: ... and the aliases shown beside them (the original tool's name).
+SHOWN_ALIASES = {"linear": "basic"}
+
+
+def algorithm_list() -> str:
+    """``auto, astar, ..., linear (alias basic)``: the solvers as ``--algo`` names them."""
+    return ", ".join(f"{name} (alias {SHOWN_ALIASES[name]})" if name in SHOWN_ALIASES else name for name in ALGORITHMS)
+
+
 def solver_name(name: str, option: str = "--algo") -> str:
     """The solver ``name`` stands for (``basic`` -> ``linear``); an unknown name is a
-    ``UsageError`` naming ``option``."""
+    ``UsageError`` naming ``option`` and listing the solvers as ``--help`` does."""
     from ..solvers import get_solver
 
     try:
         return get_solver(name).name
-    except ColoritError as e:
-        raise UsageError(name_option(option, str(e))) from None
+    except ColoritError:
+        raise UsageError(f"{option}: unknown algorithm {name!r}; choose one of: {algorithm_list()}") from None
 
 
 def count_arg(minimum: int, what: str = "value", maximum: int | None = None) -> Callable[[str], int]:
@@ -214,7 +202,7 @@ def add_algo(p: argparse.ArgumentParser, default: str = "auto") -> None:
         "--algo",
         default=default,
         metavar="NAME",
-        help=f"solver: auto, astar, dfs, beam, lookahead, greedy, linear (alias basic) (default: {default})",
+        help=f"solver: {algorithm_list()} (default: {default})",
     )
 
 
@@ -229,108 +217,3 @@ def add_labels(p: argparse.ArgumentParser) -> None:
         default="none",
         help="draw a number (the colour's number: its rank from 1, as captions name it) or a symbol in every cell, for colour-blind eyes",
     )
-
-
-# --------------------------------------------------------------------------- the run
-
-
-@dataclass
-class Context:
-    """What a command gets besides its arguments."""
-
-    started: float  #: ``time.monotonic()`` the time limit counts from
-    log: Log = field(default_factory=Log)
-    from_process_start: bool = True
-
-    def since_start(self) -> float:
-        return time.monotonic() - self.started
-
-
-def read_board(path: str, start: str | tuple[int, int] = "top-left") -> Board:
-    """The board in a CSV or game ID file (``-``: standard input)."""
-    return read_board_and_id(path, start)[0]
-
-
-def read_board_and_id(path: str, start: str | tuple[int, int] = "top-left") -> tuple[Board, GameId | None]:
-    """The board in a CSV or game ID file (``-``: standard input), and the game ID."""
-    from ..io.csvfile import read_board_file
-    from ..errors import BoardFormatError
-
-    try:
-        return read_board_file(path, start=start)
-    except BoardFormatError as e:
-        if isinstance(start, str) and str(e).startswith("start cell"):
-            raise UsageError(name_option("--start", str(e), "start cell")) from None
-        raise
-
-
-# --------------------------------------------------------------------------- solving
-
-
-#: Kept back from a time limit counted from the process start, for checking and writing
-#: the answer (a share of the limit up to a cap, plus a little per cell: a million-cell
-#: board's answer may have a million lines, and its replay, conversion and text take
-#: 0.4-0.5 s on the machine of docs/benchmarks.md) ...
-WRITE_RESERVE_SHARE = 0.05
-WRITE_RESERVE_CAP = 0.25
-WRITE_RESERVE_PER_CELL = 4e-7
-#: ... and for the search to notice its deadline and wind down before the guard stops
-#: waiting for it.
-WIND_DOWN_SHARE = 0.05
-WIND_DOWN_CAP = 0.2
-
-
-def solve_on_time(
-    board: Board,
-    algo: str,
-    limit: float,
-    memory: int | None,
-    ctx: Context,
-    guard: SignalGuard,
-    on_improve: Callable[[int, int, float], None] | None = None,
-) -> Solution:
-    """Solve ``board`` so that the answer can be written within ``limit`` seconds of
-    ``ctx.started`` (for a command line run, the process start): the deadline guard
-    answers by the limit minus the write reserve whatever the search does, and the
-    search gets what is left before that, minus time to wind down. A signal stops it
-    with its best answer."""
-    from ..solvers import Control, Limits, solve
-
-    write = min(WRITE_RESERVE_CAP, WRITE_RESERVE_SHARE * limit) + WRITE_RESERVE_PER_CELL * board.cells.size
-    wind_down = min(WIND_DOWN_CAP, WIND_DOWN_SHARE * limit)
-    hard = ctx.started + limit - write
-    budget = max(0.001, hard - wind_down - time.monotonic())
-    control = Control(Limits(time=budget, memory=memory))
-    if on_improve is not None:
-        control.listen(lambda codes, lb: on_improve(len(codes), lb, ctx.since_start()))
-    guard.watch(control)
-    return solve(board, algo, control=control, hard_deadline=max(hard, control.deadline))
-
-
-def solve_within(board: Board, algo: str, limit: float, memory: int | None, guard: SignalGuard) -> Solution:
-    """Solve ``board`` in ``limit`` seconds from now (within 5% + 20 ms, see
-    ``colorit.solvers.deadline``); a signal stops it with its best answer."""
-    from ..solvers import Control, Limits, solve
-
-    control = guard.watch(Control(Limits(time=limit, memory=memory)))
-    return solve(board, algo, control=control)
-
-
-def limit_beside_par(game_id: GameId, solution: Solution) -> str:
-    """The game ID's move limit beside the answer: ``game ID: limit 18, par 17`` (par:
-    the proven optimum), or the best found when it is not proven."""
-    n = len(solution.moves)
-    found = f"par {n}" if solution.proven_optimal else f"best found {n} (not proven optimal)"
-    return f"game ID: {game_id.describe_limit()}, {found}"
-
-
-def describe(solution: Solution) -> str:
-    """``proven optimal: 12 moves`` or ``best found, 14 moves; lower bound 12 (gap 16.7%)``."""
-    n = len(solution.moves)
-    if solution.proven_optimal:
-        return f"proven optimal: {n} moves"
-    if solution.lower_bound > 0:
-        return f"best found, {n} moves; lower bound {solution.lower_bound} (gap {100 * solution.gap:.1f}%)"
-    return f"best found, {n} moves; no lower bound known"
-
-
