@@ -65,6 +65,11 @@ class Replay:
         """The cells flooded after ``k`` moves."""
         return (self.steps >= 0) & (self.steps <= k)
 
+    def flood_sizes(self) -> list[int]:
+        """The number of flooded cells after each move, from the start (``n + 1`` counts)."""
+        joined = self.steps[self.steps >= 0]
+        return np.cumsum(np.bincount(joined, minlength=self.n + 1)).tolist()  # type: ignore[no-any-return]
+
     def position(self, k: int) -> Position:
         """The board after ``k`` moves (0: the start board, ``n``: the last position)."""
         if not 0 <= k <= self.n:
