@@ -29,6 +29,7 @@ def test_every_position_is_the_board_after_its_moves() -> None:
     assert start.grid is board.codes and start.code == int(board.codes[board.start])
     assert start.ident == int(board.cells[board.start])
     assert replay.position(replay.n).flood.all()
+    assert replay.flood_sizes() == [int(replay.flood(k).sum()) for k in range(replay.n + 1)]
 
 
 def test_a_partial_replay_is_not_solved() -> None:
