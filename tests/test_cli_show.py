@@ -157,3 +157,39 @@ def test_bench_plot_writes_a_png(tmp_path: Path) -> None:
     assert main(["bench", str(boards), "--algo", "greedy", "--plot", str(png), "-q"]) in (0, 1)
     with Image.open(png) as img:
         assert img.format == "PNG"
+
+
+def test_show_to_a_pipe_prints_the_board_as_its_file_holds_it(tmp_path: Path) -> None:
+    moves = tmp_path / "moves.csv"
+    moves.write_text("1\n3\n2\n1\n0\n3\n")
+    proc = run("show", SAMPLE, moves)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.decode().splitlines()
+    assert lines[1:5] == [row.replace(",", "") for row in SAMPLE.read_text().split()]
+    assert lines[5].startswith("move 1/6: id 1 (colour 2), flood")
+    assert lines[-5:] == ["solved:"] + ["3333"] * 4
+
+
+def test_show_spells_a_game_id_s_colours_as_the_id_does(tmp_path: Path) -> None:
+    board = tmp_path / "flood.txt"
+    board.write_text("3x2:0A1B2C,9\n")
+    proc = run("show", board, "--algo", "astar")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.decode().splitlines()
+    assert lines[1] == "key: A = id 10 (colour 4), B = id 11 (colour 5), C = id 12 (colour 6)"
+    assert lines[2:4] == ["0A1", "B2C"]
+
+
+def test_the_terminal_replay_loads_no_picture_library(tmp_path: Path) -> None:
+    """``show`` without ``-o`` solves and replays with neither Pillow nor matplotlib."""
+    code = (
+        "import sys\n"
+        "from colorit.cli import main\n"
+        f"status = main(['show', {str(SAMPLE)!r}, '--algo', 'astar', '--delay', '0'])\n"
+        "heavy = [m for m in ('PIL', 'matplotlib') if m in sys.modules]\n"
+        "print('loaded:', heavy, status, file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, timeout=60, env=env())
+    assert done.returncode == 0, done.stderr
+    assert b"solved:" in done.stdout
+    assert done.stderr.decode().strip().splitlines()[-1] == "loaded: [] 0"

@@ -25,6 +25,7 @@ from colorit.render.frames import (
     labels_drawn,
     replay_frames,
 )
+from colorit.render.replay import Replay
 
 
 @pytest.fixture(scope="module")
@@ -284,10 +285,9 @@ def test_captions_name_the_number_the_labels_show() -> None:
     """On a board of ids 0..C-1 the caption's colour is the number drawn in its cells
     (code + 1), with the id beside it; on ids 1..C they are one and the same."""
     zero_based = Board.from_rows([[0, 1], [2, 0]])
-    steps = zero_based.flood_steps([1, 2, 0])
-    texts = [right for _, right in frames._captions(zero_based, [1, 2, 0], steps)]
+    texts = [right for _, right in frames._captions(Replay.of(zero_based, [1, 2, 0]))]
     assert texts == ["colour 1 (id 0)  start", "colour 2 (id 1)", "colour 3 (id 2)", "colour 1 (id 0)  solved"]
     assert [palette.label(c, "numbers") for c in range(3)] == ["1", "2", "3"]
     one_based = Board.from_rows([[1, 2], [3, 1]])
-    texts = [right for _, right in frames._captions(one_based, [2, 3, 1], one_based.flood_steps([2, 3, 1]))]
+    texts = [right for _, right in frames._captions(Replay.of(one_based, [2, 3, 1]))]
     assert texts == ["colour 1  start", "colour 2", "colour 3", "colour 1  solved"]

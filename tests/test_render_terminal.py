@@ -15,13 +15,8 @@ import pytest
 
 from colorit import Board, ColoritError, palette, solve
 from colorit.game.generate import random_board
-from colorit.render.terminal import (
-    PLAIN_CHARS,
-    board_text,
-    plain_char,
-    replay,
-    supports_colour,
-)
+from colorit.render.chars import NUMBER_CHARS
+from colorit.render.terminal import board_text, replay, supports_colour
 
 SGR = re.compile(r"\x1b\[[0-9;]*m")
 ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -123,10 +118,11 @@ def test_plain_text_has_no_escapes(game: tuple[Board, tuple[int, ...]]) -> None:
     text = board_text(board, colour=False)
     assert "\x1b" not in text
     lines = text.rstrip("\n").split("\n")
-    assert lines == ["".join(PLAIN_CHARS[c] for c in row) for row in board.codes.tolist()]
+    assert lines == ["".join(str(v) for v in row) for row in board.cells.tolist()]  # the ids 0-4
+    codes = board_text(board.codes, colour=False).rstrip("\n").split("\n")  # a grid alone: numbers
+    assert codes == ["".join(NUMBER_CHARS[c] for c in row) for row in board.codes.tolist()]
     symbols = board_text(board, colour=False, labels="symbols").rstrip("\n").split("\n")
     assert symbols == ["".join(palette.label(c, "symbols") for c in row) for row in board.codes.tolist()]
-    assert plain_char(9) == "a" and plain_char(61) == "?"
 
 
 def test_labelled_colour_cells(game: tuple[Board, tuple[int, ...]]) -> None:
@@ -136,12 +132,12 @@ def test_labelled_colour_cells(game: tuple[Board, tuple[int, ...]]) -> None:
     assert len(lines) == board.height
     # two columns a cell: the label and a space, on the cell's colour
     assert [visible(line) for line in lines] == [
-        "".join(PLAIN_CHARS[c] + " " for c in row) for row in board.codes.tolist()
+        "".join(NUMBER_CHARS[c] + " " for c in row) for row in board.codes.tolist()
     ]
     assert "\x1b[48;2;" in text
     narrow = board_text(board, colour=True, labels="numbers", max_width=board.width)
     assert [visible(line) for line in narrow.rstrip("\n").split("\n")] == [
-        "".join(PLAIN_CHARS[c] for c in row) for row in board.codes.tolist()
+        "".join(NUMBER_CHARS[c] for c in row) for row in board.codes.tolist()
     ]
     # the flood's cells lose their labels, as in the replay pictures
     flood = np.zeros(board.codes.shape, dtype=bool)
@@ -265,7 +261,10 @@ def test_tiny_terminals_end_on_a_one_cell_view(labels: str, width: int, height: 
     screen = Screen()
     screen.feed(out.getvalue())
     shown = [visible(line) for line in screen.lines if visible(line)]
-    assert len(shown) == 3  # the cell, the note, the status: redrawn in place
+    if labels == "none":
+        assert len(shown) == 3  # the cell, the note, the status: redrawn in place
+    else:  # the key (one line at most here) above them
+        assert len(shown) == 4 and shown[0].startswith("key: ")
     assert len(shown[-1]) <= max(1, width)  # a status line that wrapped would break the redraw
 
 
@@ -317,5 +316,53 @@ def test_the_status_line_names_the_number_its_labels_show() -> None:
     replay(board, [1, 2, 0], plain, colour=False, labels="numbers", sleep=lambda s: None)
     moves = [line for line in plain.getvalue().splitlines() if line.startswith("move ")]
     assert moves[0].startswith("move 1/3: colour 2 (id 1), flood")
-    # the cells' characters are the same numbers
-    assert plain.getvalue().splitlines()[1].replace(" ", "").startswith("12")
+    # the cells' characters are the same numbers, and the key gives their ids
+    lines = plain.getvalue().splitlines()
+    assert lines[1:4] == ["key: 1 = id 0, 2 = id 1, 3 = id 2", "12", "31"]
+
+
+SAMPLE_ROWS = [[2, 3, 0, 3], [1, 2, 2, 1], [3, 0, 1, 1], [2, 1, 0, 0]]
+
+
+def test_the_plain_replay_shows_the_board_s_own_ids() -> None:
+    """The cells read as the file does, and each move names the id its cells show."""
+    board = Board.from_rows(SAMPLE_ROWS)
+    moves = [1, 3, 2, 1, 0, 3]
+    out = io.StringIO()
+    replay(board, moves, out, colour=False)
+    lines = out.getvalue().splitlines()
+    assert lines[:5] == ["start: 4x4 board, 4 colours, 6 moves", "2303", "1221", "3011", "2100"]
+    assert lines[5] == "move 1/6: id 1 (colour 2), flood 2 of 16 cells"
+    assert lines[10] == "move 6/6: id 3 (colour 4), flood 16 of 16 cells"
+    assert lines[11:] == ["solved:", "3333", "3333", "3333", "3333"]
+    one_based = io.StringIO()
+    replay(Board.from_rows([[1, 2], [2, 2]]), [2], one_based, colour=False)
+    assert one_based.getvalue().splitlines()[3] == "move 1/1: id 2, flood 4 of 4 cells"
+
+
+def test_ids_without_a_character_each_get_numbers_and_a_key() -> None:
+    board = Board.from_rows([[10, 11, 3], [3, -2, 10]])
+    out = io.StringIO()
+    replay(board, [11, 3, -2, 10], out, colour=False)
+    lines = out.getvalue().splitlines()
+    assert lines[1] == "key: 1 = id -2, 2 = id 3, 3 = id 10, 4 = id 11"
+    assert lines[2:4] == ["342", "213"]
+    assert lines[4] == "move 1/4: colour 4 (id 11), flood 2 of 6 cells"
+    letters = io.StringIO()
+    replay(Board.from_rows([[1, 12, 3], [3, 11, 10]]), [12, 3, 10, 11], letters, colour=False)
+    lines = letters.getvalue().splitlines()
+    assert lines[1:4] == ["key: a = id 10 (colour 3), b = id 11 (colour 4), c = id 12 (colour 5)", "1c3", "3ba"]
+    assert lines[4] == "move 1/4: id 12 (colour 5), drawn as c, flood 2 of 6 cells"
+
+
+def test_the_key_stays_above_the_board_redrawn_in_place() -> None:
+    board = Board.from_rows(SAMPLE_ROWS)
+    out = io.StringIO()
+    replay(board, [1, 3, 2, 1, 0, 3], out, colour=True, labels="numbers", sleep=lambda s: None, max_width=40, max_height=12)
+    screen = Screen()
+    screen.feed(out.getvalue())
+    shown = [visible(line) for line in screen.lines if visible(line)]
+    assert shown[0] == "key: 1 = id 0, 2 = id 1, 3 = id 2,"
+    assert shown[1] == "     4 = id 3"
+    assert shown[2:6] == [" " * 8] * 4  # the solved board: all flooded, so no labels
+    assert shown[6].startswith("move 6/6") and shown[6].endswith("solved") and len(shown) == 7

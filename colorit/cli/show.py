@@ -17,7 +17,7 @@ from ..errors import ColoritError, SolutionError
 from ..io.files import check_files
 from ..log import plural
 from ..runtime.signals import EXIT_OK, SignalGuard, write_output
-from .context import Context, read_board
+from .context import Context, read_board_and_id
 from .options import (
     UsageError,
     add_algo,
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
             raise UsageError(f"{args.output}: -o takes a .gif (animated replay) or .png (key frames) file name")
         require_extra("pictures", "show", "PIL")
     check_files([args.input, args.moves], [args.output])
-    board = read_board(args.input, start=args.start)
+    board, game_id = read_board_and_id(args.input, start=args.start)
     if args.moves is not None:
         moves = read_moves_csv(args.moves)
         try:
@@ -81,10 +81,15 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         what = f"{solution.algo}: {describe(solution)}"
         signalled = guard.exit_code
     if kind is None:
-        # Ctrl-C during the replay ends it (the terminal is restored first)
+        # Ctrl-C during the replay ends it (the terminal is restored first). The cells
+        # show the board's ids as its file spells them: a game ID's 0-9, A-Z
+        from ..io.gameid import DIGITS
+        from ..render.chars import ID_CHARS
         from ..render.terminal import replay, supports_colour
 
-        replay(board, moves, sys.stdout, delay=args.delay, colour=supports_colour(sys.stdout), labels=args.labels)
+        id_chars = DIGITS if game_id is not None else ID_CHARS
+        colour = supports_colour(sys.stdout)
+        replay(board, moves, sys.stdout, delay=args.delay, colour=colour, labels=args.labels, id_chars=id_chars)
         sys.stdout.flush()
         return signalled
     from ..render import frames

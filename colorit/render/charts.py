@@ -124,70 +124,66 @@ def compare_chart(rows: Sequence[Mapping[str, Any]], *, lower_bound: int | None 
     if lower_bound is not None:
         lower_bound = int(_number(lower_bound, "lower bound"))
     names = [r["algorithm"] for r in table]
-    moves = [r["moves"] for r in table]
-    times = [r["time_s"] for r in table]
     colours = [pal.colour(i) for i in range(len(table))]
     n = len(table)
 
     fig = _figure(max(7.0, 3.2 + 1.1 * n), 3.9)
     ax_moves, ax_time = fig.subplots(1, 2)
-    xs = range(n)
+    _moves_panel(ax_moves, table, lower_bound, colours)
+    _times_panel(ax_time, [r["time_s"] for r in table], colours)
+    rotate = n > 5 or max(len(s) for s in names) > 9
+    for ax in (ax_moves, ax_time):
+        ax.set_xticks(list(range(n)), names, rotation=30 if rotate else 0, ha="right" if rotate else "center")
+    if title:
+        fig.suptitle(title, fontsize=11, color=_INK)
+    return _png(fig)
 
-    # moves
-    _style(ax_moves)
-    ax_moves.bar(xs, moves, color=colours, edgecolor=_INK, linewidth=0.6, width=0.7)
+
+def _moves_panel(ax: Any, table: list[dict[str, Any]], lower_bound: int | None, colours: list[str]) -> None:
+    """Moves per algorithm: a bar each with its number ("✓" if proven), the lower bound."""
+    _style(ax)
+    xs = range(len(table))
+    moves = [r["moves"] for r in table]
+    ax.bar(xs, moves, color=colours, edgecolor=_INK, linewidth=0.6, width=0.7)
     top = max(moves + [lower_bound or 0])
     for x, m, r in zip(xs, moves, table):
-        ax_moves.text(
-            x, m + top * 0.015, f"{m}" + (" ✓" if r["proven"] else ""), ha="center", va="bottom", fontsize=9, color=_INK
-        )
+        ax.text(x, m + top * 0.015, f"{m}" + (" ✓" if r["proven"] else ""), ha="center", va="bottom", fontsize=9, color=_INK)
     if lower_bound is not None:
-        ax_moves.axhline(lower_bound, color=_INK, linestyle="--", linewidth=1.2, label=f"lower bound: {lower_bound}")
+        ax.axhline(lower_bound, color=_INK, linestyle="--", linewidth=1.2, label=f"lower bound: {lower_bound}")
     has_legend = lower_bound is not None or any(r["proven"] for r in table)
-    ax_moves.set_ylim(0, top * (1.4 if has_legend else 1.15) + 1)  # room for the numbers and the legend
-    ax_moves.set_ylabel("moves", color=_INK)
-    ax_moves.yaxis.get_major_locator().set_params(integer=True)
-    ax_moves.set_title("moves (fewer is better)", fontsize=10, color=_INK)
-    handles, labels = ax_moves.get_legend_handles_labels()
+    ax.set_ylim(0, top * (1.4 if has_legend else 1.15) + 1)  # room for the numbers and the legend
+    ax.set_ylabel("moves", color=_INK)
+    ax.yaxis.get_major_locator().set_params(integer=True)
+    ax.set_title("moves (fewer is better)", fontsize=10, color=_INK)
+    handles, labels = ax.get_legend_handles_labels()
     if any(r["proven"] for r in table):
         from matplotlib.lines import Line2D
 
         handles.append(Line2D([], [], linestyle="none", marker="$✓$", color=_INK, markersize=8))
         labels.append("proven optimal")
     if handles:
-        ax_moves.legend(handles, labels, loc="upper right", fontsize=8, framealpha=0.9, ncols=len(handles))
+        ax.legend(handles, labels, loc="upper right", fontsize=8, framealpha=0.9, ncols=len(handles))
 
-    # time
-    _style(ax_time)
+
+def _times_panel(ax: Any, times: list[float], colours: list[str]) -> None:
+    """Time per algorithm: a bar each with its time, on a log scale past a factor of 30."""
+    _style(ax)
+    xs = range(len(times))
     floor = [max(t, 1e-4) for t in times]
     log = max(floor) / min(floor) > 30
     shown = floor if log else times  # a log axis cannot show 0
-    ax_time.bar(xs, shown, color=colours, edgecolor=_INK, linewidth=0.6, width=0.7)
+    ax.bar(xs, shown, color=colours, edgecolor=_INK, linewidth=0.6, width=0.7)
     if log:
-        ax_time.set_yscale("log")
-        ax_time.set_ylim(min(shown) / 2, max(shown) * 4)
+        ax.set_yscale("log")
+        ax.set_ylim(min(shown) / 2, max(shown) * 4)
     else:
-        ax_time.set_ylim(0, max(max(shown) * 1.18, 1e-3))
-    _time_ticks(ax_time, 1.0, log)
+        ax.set_ylim(0, max(max(shown) * 1.18, 1e-3))
+    _time_ticks(ax, 1.0, log)
     for x, t, s in zip(xs, times, shown):
-        ax_time.text(
-            x,
-            s * (1.12 if log else 1.0) + (0 if log else max(shown) * 0.015),
-            _seconds_label(t),
-            ha="center",
-            va="bottom",
-            fontsize=9,
-            color=_INK,
-        )
-    ax_time.set_ylabel("time (log scale)" if log else "time", color=_INK)
-    ax_time.set_title("time (less is better)", fontsize=10, color=_INK)
-
-    rotate = n > 5 or max(len(s) for s in names) > 9
-    for ax in (ax_moves, ax_time):
-        ax.set_xticks(list(xs), names, rotation=30 if rotate else 0, ha="right" if rotate else "center")
-    if title:
-        fig.suptitle(title, fontsize=11, color=_INK)
-    return _png(fig)
+        y = s * (1.12 if log else 1.0) + (0 if log else max(shown) * 0.015)
+        ax.text(x, y, _seconds_label(t), ha="center", va="bottom", fontsize=9, color=_INK)
+    ax.set_ylabel("time (log scale)" if log else "time", color=_INK)
+    ax.set_title("time (less is better)", fontsize=10, color=_INK)
 
 
 def _check_series(values: object, what: str, *, allow_none: bool) -> list[float | None]:
@@ -230,18 +226,24 @@ def bench_chart(
     panels = 3 if kn is not None else 2
     fig = _figure(4.3 * panels, 3.7)
     axes = fig.subplots(1, panels)
-    blue, orange, green = pal.colour(1), pal.colour(0), pal.colour(2)
+    _lengths_panel(axes[0], [int(lens[i]) for i in solved], total)  # type: ignore[arg-type]
+    _board_times_panel(axes[1], ms)
+    if kn is not None:
+        _known_panel(axes[2], [int(lens[i]) - int(kn[i]) for i in solved if kn[i] is not None])  # type: ignore[arg-type]
+    if title:
+        fig.suptitle(title, fontsize=11, color=_INK)
+    return _png(fig)
 
-    # lengths
-    ax = axes[0]
+
+def _lengths_panel(ax: Any, values: list[int], total: int) -> None:
+    """The histogram of answer lengths, the boards without one counted in the title."""
     _style(ax)
-    values = [int(lens[i]) for i in solved]  # type: ignore[arg-type]
     lo, hi = min(values), max(values)
-    ax.hist(values, bins=[b - 0.5 for b in range(lo, hi + 2)], color=blue, edgecolor=_INK, linewidth=0.5)
+    ax.hist(values, bins=[b - 0.5 for b in range(lo, hi + 2)], color=pal.colour(1), edgecolor=_INK, linewidth=0.5)
     ax.set_xlabel("moves in the answer", color=_INK)
     ax.set_ylabel("boards", color=_INK)
     mean = sum(values) / len(values)
-    missing = total - len(solved)
+    missing = total - len(values)
     ax.set_title(
         f"answer lengths: {len(values)} boards, mean {mean:.1f}" + (f" ({missing} unsolved)" if missing else ""),
         fontsize=10,
@@ -249,20 +251,18 @@ def bench_chart(
     )
     _integer_ticks(ax, lo, hi)
 
-    # time per board
-    ax = axes[1]
+
+def _board_times_panel(ax: Any, ms: list[float | None]) -> None:
+    """The time of each board (log scale) and their median."""
     _style(ax)
     timed = [(i + 1, max(float(t), 1e-3)) for i, t in enumerate(ms) if t is not None]
     if timed:
         xs, ys = zip(*timed)
         size = 14 if len(timed) <= 200 else 6
-        ax.scatter(xs, ys, s=size, color=orange, edgecolor=_INK, linewidth=0.3, alpha=0.85, zorder=3)
+        ax.scatter(xs, ys, s=size, color=pal.colour(0), edgecolor=_INK, linewidth=0.3, alpha=0.85, zorder=3)
         ordered = sorted(ys)
-        median = (
-            ordered[len(ordered) // 2]
-            if len(ordered) % 2
-            else (ordered[len(ordered) // 2 - 1] + ordered[len(ordered) // 2]) / 2
-        )
+        half = len(ordered) // 2
+        median = ordered[half] if len(ordered) % 2 else (ordered[half - 1] + ordered[half]) / 2
         ax.axhline(median, color=_INK, linestyle="--", linewidth=1, label=f"median {_ms_label(median)}")
         ax.legend(loc="upper right", fontsize=8, framealpha=0.9)
         ax.set_yscale("log")
@@ -273,25 +273,21 @@ def bench_chart(
     ax.set_title("time per board", fontsize=10, color=_INK)
     ax.xaxis.get_major_locator().set_params(integer=True)
 
-    # difference from the known optimum
-    if kn is not None:
-        ax = axes[2]
-        _style(ax)
-        diffs = [int(lens[i]) - int(kn[i]) for i in solved if kn[i] is not None]  # type: ignore[arg-type]
-        if diffs:
-            lo, hi = min(diffs + [0]), max(diffs + [0])
-            ax.hist(diffs, bins=[b - 0.5 for b in range(lo, hi + 2)], color=green, edgecolor=_INK, linewidth=0.5)
-            at = sum(1 for d in diffs if d == 0)
-            below = sum(1 for d in diffs if d < 0)
-            title_text = f"vs known lengths: equal on {at} of {len(diffs)}"
-            if below:
-                title_text += f", {below} shorter"
-            ax.set_title(title_text, fontsize=10, color=_INK)
-            _integer_ticks(ax, lo, hi)
-        else:
-            ax.set_title("vs known: no board has a known length", fontsize=10, color=_INK)
-        ax.set_xlabel("moves above the known length", color=_INK)
-        ax.set_ylabel("boards", color=_INK)
-    if title:
-        fig.suptitle(title, fontsize=11, color=_INK)
-    return _png(fig)
+
+def _known_panel(ax: Any, diffs: list[int]) -> None:
+    """The histogram of each answer's difference from the board's known length."""
+    _style(ax)
+    if diffs:
+        lo, hi = min(diffs + [0]), max(diffs + [0])
+        ax.hist(diffs, bins=[b - 0.5 for b in range(lo, hi + 2)], color=pal.colour(2), edgecolor=_INK, linewidth=0.5)
+        at = sum(1 for d in diffs if d == 0)
+        below = sum(1 for d in diffs if d < 0)
+        title_text = f"vs known lengths: equal on {at} of {len(diffs)}"
+        if below:
+            title_text += f", {below} shorter"
+        ax.set_title(title_text, fontsize=10, color=_INK)
+        _integer_ticks(ax, lo, hi)
+    else:
+        ax.set_title("vs known: no board has a known length", fontsize=10, color=_INK)
+    ax.set_xlabel("moves above the known length", color=_INK)
+    ax.set_ylabel("boards", color=_INK)

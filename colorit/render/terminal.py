@@ -4,13 +4,14 @@ Colour mode draws two cells per character (``▀``: the upper cell as foreground
 as background), so a 100x100 board takes 100 columns and 50 lines; with labels, each cell
 shows its label in ink on the cell's colour, two columns a cell (square, like the
 pictures) where the board fits that way, else one. Plain mode (no colour, or output
-that is not a terminal) writes one character per cell and no escape sequence at all:
-``1``-``9``, then ``a``-``z`` and ``A``-``Z`` by colour code (``?`` past 61 colours), or
-the palette's symbol characters with ``labels="symbols"``.
+that is not a terminal) writes one character per cell and no escape sequence at all.
+Characters are the board's own colour ids where each fits one, else numbers or symbols,
+with a key line from characters to ids (``colorit.render.chars``).
 
 A board wider than ``max_width`` columns (or taller than ``max_height`` lines) is scaled
 down, not cropped: every ``s``-th cell of every ``s``-th row is shown, with a note line
-saying so. Colours come from ``colorit.palette`` by colour code, as in every picture.
+saying so. Colours come from ``colorit.palette`` by colour code, as in every picture, and
+the positions of a replay from ``colorit.render.replay``.
 """
 
 from __future__ import annotations
@@ -26,9 +27,11 @@ from typing import TextIO
 import numpy as np
 
 from .. import palette as pal
-from ..game.board import Board
 from ..errors import ColoritError
+from ..game.board import Board
 from ._options import check_labels, seconds
+from .chars import ID_CHARS, CellChars, cell_chars
+from .replay import Replay
 
 RESET = "\x1b[0m"
 HIDE_CURSOR = "\x1b[?25l"
@@ -36,8 +39,8 @@ SHOW_CURSOR = "\x1b[?25h"
 CLEAR_TO_EOL = "\x1b[K"
 DEFAULT_BG = "\x1b[49m"
 UPPER_HALF = "▀"
-#: Plain characters by colour code.
-PLAIN_CHARS = "123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+#: Columns a plain key line is wrapped to.
+PLAIN_WIDTH = 80
 
 
 def supports_colour(stream: object, *, env: Mapping[str, str] | None = None) -> bool:
@@ -57,13 +60,6 @@ def supports_colour(stream: object, *, env: Mapping[str, str] | None = None) -> 
         return False
 
 
-def plain_char(code: int, labels: str = "none") -> str:
-    """The one character that shows colour code ``code`` without colour."""
-    if labels == "symbols":
-        return pal.label(code, "symbols")
-    return PLAIN_CHARS[code] if 0 <= code < len(PLAIN_CHARS) else "?"
-
-
 def _fg(code: int) -> str:
     return "\x1b[38;2;{};{};{}m".format(*pal.rgb(pal.colour(code)))
 
@@ -76,15 +72,19 @@ def _ink_fg(code: int) -> str:
     return "\x1b[38;2;{};{};{}m".format(*pal.rgb(pal.ink(pal.colour(code))))
 
 
-def _grid_codes(board_or_grid: Board | np.ndarray | Sequence[Sequence[int]]) -> np.ndarray:
+def _grid_and_chars(
+    board_or_grid: Board | np.ndarray | Sequence[Sequence[int]], labels: str
+) -> tuple[np.ndarray, CellChars]:
+    """The grid of colour codes to draw and the characters of its colours (a board's
+    own ids where they fit; numbers for a grid of codes alone)."""
     if isinstance(board_or_grid, Board):
-        return board_or_grid.codes
+        return board_or_grid.codes, cell_chars(board_or_grid.palette.tolist(), labels)
     grid = np.asarray(board_or_grid)
     if grid.ndim != 2 or grid.size == 0 or not np.issubdtype(grid.dtype, np.integer):
         raise ColoritError("a board to show must be a Board or a non-empty 2-d grid of colour codes")
     if int(grid.min()) < 0:
         raise ColoritError("colour codes must be 0 or more")
-    return grid
+    return grid, cell_chars(None, labels, n_colours=int(grid.max()) + 1)
 
 
 def _scale(
@@ -124,47 +124,58 @@ def _layout(
 
 
 def _lines(
-    grid: np.ndarray, *, colour: bool, labels: str, flooded: np.ndarray | None, scale: int, cell_cols: int = 1
+    grid: np.ndarray,
+    chars: CellChars,
+    *,
+    colour: bool,
+    labels: str,
+    flooded: np.ndarray | None,
+    scale: int,
+    cell_cols: int = 1,
 ) -> list[str]:
-    """The board as text lines (no newlines)."""
+    """The board as text lines (no newlines), each cell drawn as ``chars`` says."""
     h, w = grid.shape
     if scale > 1:
         grid = grid[::scale, ::scale]
         flooded = None if flooded is None else flooded[::scale, ::scale]
     rows = grid.tolist()
-    out: list[str] = []
     if not colour:
-        chars = {c: plain_char(c, labels) for c in set(grid.ravel().tolist())}
         out = ["".join(chars[c] for c in row) for row in rows]
     elif labels == "none":
-        for r in range(0, len(rows), 2):
-            top = rows[r]
-            bottom = rows[r + 1] if r + 1 < len(rows) else None
-            parts: list[str] = []
-            prev: tuple[int, int] | None = None
-            for c, t in enumerate(top):
-                b = bottom[c] if bottom is not None else -1
-                if (t, b) != prev:
-                    parts.append(_fg(t) + (_bg(b) if b >= 0 else DEFAULT_BG))
-                    prev = (t, b)
-                parts.append(UPPER_HALF)
-            out.append("".join(parts) + RESET)
+        out = [_half_block_line(rows[r], rows[r + 1] if r + 1 < len(rows) else None) for r in range(0, len(rows), 2)]
     else:
         marks = flooded.tolist() if flooded is not None else None
-        pad = " " * (cell_cols - 1)
-        for r, row in enumerate(rows):
-            parts = []
-            prev_code = -1
-            for c, code in enumerate(row):
-                if code != prev_code:
-                    parts.append(_bg(code) + _ink_fg(code))
-                    prev_code = code
-                in_flood = marks is not None and marks[r][c]
-                parts.append((" " if in_flood else plain_char(code, labels)) + pad)
-            out.append("".join(parts) + RESET)
+        out = [_labelled_line(row, chars, marks[r] if marks else None, cell_cols) for r, row in enumerate(rows)]
     if scale > 1:
         out.append(f"(the {w}x{h} board shown at 1/{scale} scale: every {_ordinal(scale)} cell each way)")
     return out
+
+
+def _half_block_line(top: list[int], bottom: list[int] | None) -> str:
+    """Two rows of cells in one line of ``▀``, a colour escape only where colours change."""
+    parts: list[str] = []
+    prev: tuple[int, int] | None = None
+    for c, t in enumerate(top):
+        b = bottom[c] if bottom is not None else -1
+        if (t, b) != prev:
+            parts.append(_fg(t) + (_bg(b) if b >= 0 else DEFAULT_BG))
+            prev = (t, b)
+        parts.append(UPPER_HALF)
+    return "".join(parts) + RESET
+
+
+def _labelled_line(row: list[int], chars: CellChars, flooded: list[bool] | None, cell_cols: int) -> str:
+    """A row of cells, each its character in ink on its colour (a blank in the flood)."""
+    pad = " " * (cell_cols - 1)
+    parts: list[str] = []
+    prev_code = -1
+    for c, code in enumerate(row):
+        if code != prev_code:
+            parts.append(_bg(code) + _ink_fg(code))
+            prev_code = code
+        in_flood = flooded is not None and flooded[c]
+        parts.append((" " if in_flood else chars[code]) + pad)
+    return "".join(parts) + RESET
 
 
 def board_text(
@@ -179,13 +190,14 @@ def board_text(
     """The board (a ``Board``, or a grid of colour codes) as text ending in a newline.
 
     ``colour``: true-colour escapes (half blocks, or one labelled cell per character with
-    ``labels``); without it, one plain character per cell. ``flooded`` (a boolean grid)
-    marks the flood: with labels in colour its cells are drawn without them, as in the
-    replay pictures (the status line names the flood's colour); half blocks and plain
-    characters ignore it. A board that does not fit ``max_width`` columns /
-    ``max_height`` lines is scaled down, with a note line."""
+    ``labels``); without it, one plain character per cell: a ``Board``'s own ids where
+    they fit (``colorit.render.chars``; ``cell_chars`` gives the key), else numbers or
+    symbols. ``flooded`` (a boolean grid) marks the flood: with labels in colour its cells
+    are drawn without them, as in the replay pictures (the status line names the flood's
+    colour); half blocks and plain characters ignore it. A board that does not fit
+    ``max_width`` columns / ``max_height`` lines is scaled down, with a note line."""
     labels = check_labels(labels)
-    grid = _grid_codes(board_or_grid_codes)
+    grid, chars = _grid_and_chars(board_or_grid_codes, labels)
     if flooded is not None:
         flooded = np.asarray(flooded, dtype=bool)
         if flooded.shape != grid.shape:
@@ -193,7 +205,7 @@ def board_text(
     scale, cell_cols = _layout(
         grid.shape[0], grid.shape[1], colour=colour, labels=labels, max_width=max_width, max_height=max_height
     )
-    lines = _lines(grid, colour=colour, labels=labels, flooded=flooded, scale=scale, cell_cols=cell_cols)
+    lines = _lines(grid, chars, colour=colour, labels=labels, flooded=flooded, scale=scale, cell_cols=cell_cols)
     return "\n".join(lines) + "\n"
 
 
@@ -207,8 +219,8 @@ def _terminal_size(out: object) -> tuple[int, int]:
     return (size.columns if size.columns > 0 else 80), (size.lines if size.lines > 0 else 24)
 
 
-def _swatch(code: int, labels: str) -> str:
-    text = f"{plain_char(code, labels)} " if labels != "none" else "  "
+def _swatch(code: int, chars: CellChars, labels: str) -> str:
+    text = f"{chars[code]} " if labels != "none" else "  "
     return _bg(code) + _ink_fg(code) + text + RESET
 
 
@@ -223,40 +235,48 @@ def replay(
     sleep: Callable[[float], object] = time.sleep,
     max_width: int | None = None,
     max_height: int | None = None,
+    id_chars: str = ID_CHARS,
 ) -> None:
     """Play ``moves`` (colour ids) on ``board`` to ``out``.
 
     With ``colour`` (pass ``supports_colour(out)``): the start board and a status line
     ("move k/n", a swatch, "colour ID"), then each move drawn in place after ``delay``
     seconds (cursor up, changed lines rewritten), ending on the last position; the board
-    is scaled down to the terminal's size (or ``max_width`` x ``max_height``), and the
-    cursor is shown again even when interrupted. Without colour: no escapes and no
-    waiting: the start board, one line per move, the final board."""
+    is scaled down to the terminal's size (or ``max_width`` x ``max_height``, a key line
+    above it included), and the cursor is shown again even when interrupted. Without
+    colour: no escapes and no waiting: the start board, one line per move, the final
+    board. Cells show the board's ids where each has a character in ``id_chars``
+    (``colorit.render.chars``), else numbers (or what ``labels`` asks for), with a key."""
     if not isinstance(board, Board):
         raise TypeError(f"expected a colorit.Board, got {type(board).__name__}")
     labels = check_labels(labels)
     delay = seconds(delay, "delay", 10.0)
-    move_ids = [int(m) for m in moves]
-    move_codes = [int(c) for c in board.codes_of(move_ids)]
-    steps = board.flood_steps(move_ids)
-    n = len(move_ids)
-    codes = board.codes
-    start_code = int(codes[board.start])
-    total = board.height * board.width
-
-    def position(k: int) -> tuple[np.ndarray, np.ndarray, int]:
-        flood = (steps >= 0) & (steps <= k)
-        code = start_code if k == 0 else move_codes[k - 1]
-        return (codes if k == 0 else np.where(flood, code, codes)), flood, code
-
-    solved_at_end = bool(position(n)[1].all()) or board.n_colours == 1
+    game = Replay.of(board, moves)
+    chars = cell_chars(board.palette.tolist(), labels, id_chars=id_chars)
     if not colour:
-        _replay_plain(board, move_ids, move_codes, out, labels, position, total, solved_at_end)
+        _replay_plain(game, chars, out)
         return
-
     columns, rows = _terminal_size(out)
     width = max_width if max_width is not None else columns
     height = max_height if max_height is not None else rows - 2  # the status line, the prompt
+    key = chars.key_lines(max(1, width), max_lines=max(1, height // 4)) if labels != "none" else []
+    if key:
+        out.write("\n".join(key) + "\n")
+    _replay_in_place(game, chars, out, labels, delay, sleep, width, height - len(key))
+
+
+def _replay_in_place(
+    game: Replay,
+    chars: CellChars,
+    out: TextIO,
+    labels: str,
+    delay: float,
+    sleep: Callable[[float], object],
+    width: int,
+    height: int,
+) -> None:
+    """The colour replay: each position drawn over the one before, changed lines only."""
+    board, n = game.board, game.n
     scale, cell_cols = _layout(
         board.height, board.width, colour=True, labels=labels, max_width=width, max_height=height
     )
@@ -264,12 +284,11 @@ def replay(
     out.write(HIDE_CURSOR)
     try:
         for k in range(n + 1):
-            grid, flood, code = position(k)
+            grid, flood, code, ident = game.position(k)
             marks = flood if labels != "none" else None
-            lines = _lines(grid, colour=True, labels=labels, flooded=marks, scale=scale, cell_cols=cell_cols)
-            ident = int(board.cells[board.start]) if k == 0 else move_ids[k - 1]
-            tail = "  start" if k == 0 else ("  solved" if k == n and solved_at_end else "")
-            status = _status(k, n, code, ident, tail, labels, width)
+            lines = _lines(grid, chars, colour=True, labels=labels, flooded=marks, scale=scale, cell_cols=cell_cols)
+            tail = "  start" if k == 0 else ("  solved" if k == n and game.solved else "")
+            status = _status(k, n, code, ident, tail, _swatch(code, chars, labels), width)
             if previous is None:
                 out.write("\n".join(lines) + "\n" + status + CLEAR_TO_EOL + "\n")
             else:
@@ -286,7 +305,7 @@ def replay(
         out.flush()
 
 
-def _status(k: int, n: int, code: int, ident: int, tail: str, labels: str, width: int) -> str:
+def _status(k: int, n: int, code: int, ident: int, tail: str, swatch: str, width: int) -> str:
     """The line under the board, "move k/n  ▇ colour N" (``palette.name``: the number
     its labels show, and its id where that differs), shortened to fit ``width`` columns
     (a wrapped line would throw the in-place redraw off by one)."""
@@ -295,28 +314,36 @@ def _status(k: int, n: int, code: int, ident: int, tail: str, labels: str, width
         before, after = f"{k}/{n} ", f" {pal.number(code)}"
     if len(before) + 2 > width:
         return before[: max(1, width)].rstrip() or before[:1]
-    return before + _swatch(code, labels) + after[: width - len(before) - 2]
+    return before + swatch + after[: width - len(before) - 2]
 
 
-def _replay_plain(
-    board: Board,
-    move_ids: list[int],
-    move_codes: list[int],
-    out: TextIO,
-    labels: str,
-    position: Callable[[int], tuple[np.ndarray, np.ndarray, int]],
-    total: int,
-    solved_at_end: bool,
-) -> None:
-    n = len(move_ids)
+def _replay_plain(game: Replay, chars: CellChars, out: TextIO) -> None:
+    """The plain replay: the start board (after its key), one line per move, the end."""
+    board, n = game.board, game.n
+    total = board.height * board.width
     out.write(f"start: {board.height}x{board.width} board, {board.n_colours} colours, {n} moves\n")
-    out.write(board_text(board.codes, colour=False, labels=labels))
+    for line in chars.key_lines(PLAIN_WIDTH):
+        out.write(line + "\n")
+    out.write(_plain_text(board.codes, chars))
+    sizes = game.flood_sizes()
     for k in range(1, n + 1):
-        _, flood, _ = position(k)
-        shown = plain_char(move_codes[k - 1], labels)
-        number = pal.number(move_codes[k - 1])
-        name = pal.name(move_codes[k - 1], move_ids[k - 1]) + (f", drawn as {shown}" if shown != str(number) else "")
-        out.write(f"move {k}/{n}: {name}, flood {int(flood.sum())} of {total} cells\n")
-    grid, _, _ = position(n)
-    out.write(("solved:\n" if solved_at_end else f"after {n} moves:\n") + board_text(grid, colour=False, labels=labels))
+        code, ident = game.colour(k)
+        out.write(f"move {k}/{n}: {_move_name(code, ident, chars)}, flood {sizes[k]} of {total} cells\n")
+    out.write(("solved:\n" if game.solved else f"after {n} moves:\n") + _plain_text(game.position(n).grid, chars))
     out.flush()
+
+
+def _move_name(code: int, ident: int, chars: CellChars) -> str:
+    """A move's colour as the plain lines name it: by its id where the cells show ids
+    ("id 1 (colour 2)"), else as the status line does ("colour 2 (id 1)"); with the
+    character its cells show where that is neither ("..., drawn as a")."""
+    number, shown = pal.number(code), chars[code]
+    if chars.by_id:
+        name = f"id {ident}" + ("" if ident == number else f" (colour {number})")
+    else:
+        name = pal.name(code, ident)
+    return name + ("" if shown in (str(number), str(ident)) else f", drawn as {shown}")
+
+
+def _plain_text(grid: np.ndarray, chars: CellChars) -> str:
+    return "\n".join(_lines(grid, chars, colour=False, labels="none", flooded=None, scale=1)) + "\n"
