@@ -47,6 +47,7 @@ from .astar_store import CHILD_LEVEL_COLOURS, GROW_S_PER_BYTE, REBUILD_S_PER_NOD
 from .base import Control, Outcome, SliceBudget, register
 from .bound import elimination_bound_bits
 from .incumbent import first_answer
+from .memo import new_memo, zobrist_keys
 from .status import EXHAUSTED, IMPROVED, NEED_NODES, NEED_TABLE, SLICE_DONE
 
 #: Stored nodes after which children above the current level are made again when needed
@@ -293,10 +294,10 @@ def _deepen(pg: PaddedGraph, st: NodeStore, ctr: np.ndarray, control: Control, b
     """Go on from A*'s full store by iterative deepening (``deepening``), threshold by
     threshold from the level A* was on, with a memo in the memory the store left."""
     level = int(ctr[CUR_F])
-    memo = deepening.new_memo(max(cap_bytes - st.nbytes(), 1 << 16))
+    memo = new_memo(max(cap_bytes - st.nbytes(), 1 << 16))
     control.note_table_bytes(st.nbytes() + memo.keys.nbytes + memo.vals.nbytes)
     stack = deepening.new_stack(len(best) + 2, st.words)
-    zobrist = deepening.zobrist_keys(pg.adj_bits.shape[0])
+    zobrist = zobrist_keys(pg.adj_bits.shape[0])
     dctr = np.zeros(deepening.N_COUNTERS, dtype=np.int64)
     states = int(ctr[EXPANDED])
     budget = SliceBudget()
