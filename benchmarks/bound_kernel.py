@@ -22,7 +22,6 @@ is printed, in nanoseconds per evaluation.
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 import tempfile
 import time
@@ -66,20 +65,21 @@ def search_states(pkg: Any, board: Any, n_states: int, seed: int) -> tuple[Any, 
     """The padded graph of ``board`` and ``n_states`` children of positions A* stored below
     its answer (flooded sets, frontiers, and the limit A* asks each at: the parent's bound
     less one)."""
-    astar = importlib.import_module(pkg.__name__ + ".solvers.astar")
+    store_module: Any = module(pkg.__name__, "solvers.astar_store")
     graph_module = module(pkg.__name__, "game.graph")
     lower_bound = module(pkg.__name__, "solvers.bound").lower_bound
     frontier = module(pkg.__name__, "game.play_bits").frontier
-    first = astar.FIRST_CAPACITY
-    astar.FIRST_CAPACITY = 1 << 21  # one store that never grows: A* keeps it for reuse, nodes and all
+    first = store_module.FIRST_CAPACITY
+    store_module.FIRST_CAPACITY = 1 << 21  # one store that never grows: A* keeps it for reuse, nodes and all
     try:
         answer = len(pkg.solve(board, "astar").moves)
     finally:
-        astar.FIRST_CAPACITY = first
+        store_module.FIRST_CAPACITY = first
     graph = pkg.RegionGraph.from_board(board)
     pg = graph_module.padded(graph)
     words, n_words = len(pg.root), graph.n_words
-    store = astar._Store._spare.pop(words, None)
+    stores = getattr(store_module, "NodeStore", None) or store_module._Store  # (the older name)
+    store = stores._spare.pop(words, None)
     if store is None:
         raise SystemExit(f"bound_kernel: A* needed more than {1 << 21} nodes on this board; take another")
     nodes = store.nodes[:, :n_words]

@@ -34,7 +34,8 @@ def load_old(ref: str, folder: Path) -> object:
 
 
 #: Where a module lives in this layout, and where it lived before the layout's move
-#: (colorit/game, io, runtime): an older commit loaded as ``colorit_old`` has the old.
+#: (colorit/game, io, runtime; A*'s store in a module of its own): an older commit loaded
+#: as ``colorit_old`` has the old.
 MOVED = {
     "io.datasets": "datasets",
     "io.csvfile": "csvio",
@@ -42,6 +43,7 @@ MOVED = {
     "game.bitset": "bitset",
     "game.play_bits": "flood",
     "solvers.bound": "bound",
+    "solvers.astar_store": "solvers.astar",
     "runtime.warmup": "warmup",
 }
 

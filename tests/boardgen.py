@@ -1,5 +1,6 @@
 """Hypothesis strategies for boards, shared by the graph, bound, playout and solver tests,
-and the frontier of a position, which those tests build positions with."""
+and the frontier of a position, which those tests build positions with, and the cells of
+a set of regions, which they check positions by."""
 
 from __future__ import annotations
 
@@ -82,3 +83,9 @@ def front_of(graph: RegionGraph, flooded: np.ndarray) -> np.ndarray:
     front = np.zeros_like(flooded)
     frontier(flooded, graph.adj_ptr, graph.adj_idx, front)
     return front
+
+
+def cells_of(graph: RegionGraph, regions: list[int]) -> set[tuple[int, int]]:
+    """The cells of the board in the regions ``regions`` of its graph, as (row, column)."""
+    mask = np.isin(graph.labels, regions)
+    return {(int(r), int(c)) for r, c in zip(*np.nonzero(mask))}

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import naive
 from boardgen import STABLE, boards
 from colorit import Board, BoardFormatError, SolutionError
-from colorit.game.board import parse_start
+from colorit.game.board import INT64_MAX, INT64_MIN, fits_int64, parse_start
 
 # Worked by hand from the top-left cell (colour 1):
 #   0 absorbs (1,0);  2 absorbs (0,1), (2,0), (2,1);
@@ -214,3 +214,17 @@ def test_checking_codes_agrees_with_flooding_the_cells(board: Board, codes: list
     else:
         with pytest.raises(SolutionError, match=f"^after {len(codes)} moves the board still has {left} colours$"):
             board.check_codes(np.array(codes, dtype=np.int32))
+
+
+def test_fits_int64_is_the_colour_id_range() -> None:
+    """One range for every reader of colour ids (boards, answers, files): the signed
+    64-bit integers, both ends included."""
+    assert (INT64_MIN, INT64_MAX) == (-(2**63), 2**63 - 1)
+    assert fits_int64(INT64_MIN) and fits_int64(INT64_MAX) and fits_int64(0)
+    assert not fits_int64(INT64_MAX + 1) and not fits_int64(INT64_MIN - 1)
+    board = Board.from_rows([[INT64_MIN, INT64_MAX]])
+    board.check([INT64_MAX])
+    with pytest.raises(SolutionError, match="move 1: colour 9223372036854775808 does not occur"):
+        board.codes_of([INT64_MAX + 1])
+    with pytest.raises(BoardFormatError, match="beyond the signed 64-bit range"):
+        Board.from_rows([[INT64_MIN - 1]])

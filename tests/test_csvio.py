@@ -13,10 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from colorit import Board, BoardFormatError, OutputError
+from colorit.game.board import INT64_MAX, INT64_MIN
 from colorit.io import csvfile as csvio
 from colorit.io.csvfile import (
-    INT64_MAX,
-    INT64_MIN,
     moves_text,
     parse_board_cells,
     parse_board_lines,

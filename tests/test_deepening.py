@@ -4,14 +4,13 @@ deepening from A*'s open nodes, with A*'s table as a read-only record of what it
 from __future__ import annotations
 
 import naive
-import numpy as np
 import pytest
 from boardgen import STABLE, boards, rows_of
 from hypothesis import given, settings
 
 from colorit import Board, Control, Limits, RegionGraph
 from colorit.game.generate import random_board
-from colorit.solvers import astar, deepening
+from colorit.solvers import astar
 from colorit.solvers.linear import linear_moves
 
 
@@ -81,13 +80,3 @@ def test_deepening_keeps_the_time_limit(monkeypatch: pytest.MonkeyPatch) -> None
     control = Control(Limits(time=0.5, memory=1 << 20))
     out = astar.search(graph, control, linear_moves(graph))
     assert out.stopped == "time" and 0 < out.lower_bound < len(out.codes)
-
-
-def test_memo_keeps_the_fewest_moves() -> None:
-    memo = deepening.new_memo(1 << 12)
-    assert not deepening._memo_seen(memo, np.uint64(5), np.uint64(7), 4)
-    assert deepening._memo_seen(memo, np.uint64(5), np.uint64(7), 4)
-    assert deepening._memo_seen(memo, np.uint64(5), np.uint64(7), 6)
-    assert not deepening._memo_seen(memo, np.uint64(5), np.uint64(7), 3)  # fewer moves: again
-    assert deepening._memo_seen(memo, np.uint64(5), np.uint64(7), 3)
-    assert not deepening._memo_seen(memo, np.uint64(5), np.uint64(8), 9)  # another key

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from colorit import Board, Control, Limits, RegionGraph
 from colorit.game.generate import random_board
-from colorit.solvers import astar, dominance
+from colorit.solvers import astar, astar_store, dominance
 from colorit.solvers.linear import linear_moves
 
 WORDS = 2
@@ -153,15 +153,15 @@ def test_astar_expands_fewer_states_with_the_index(monkeypatch: pytest.MonkeyPat
     the window misses: the same optimum, proven, with fewer states expanded."""
     board = random_board(11, 11, 10, 3)
     graph = RegionGraph.from_board(board)
-    monkeypatch.setattr(astar, "FIRST_CAPACITY", 256)  # the index starts when the store grows
+    monkeypatch.setattr(astar_store, "FIRST_CAPACITY", 256)  # the index starts when the store grows
     monkeypatch.setattr(dominance, "START_TABLE_SLOTS", 0)
     monkeypatch.setattr(dominance, "MIN_WORDS", 0)
-    astar._Store._spare.clear()
+    astar_store.NodeStore._spare.clear()
     with_index = astar.search(graph, Control(Limits()), linear_moves(graph))
     monkeypatch.setattr(dominance, "TABLES", 0)
-    astar._Store._spare.clear()
+    astar_store.NodeStore._spare.clear()
     without = astar.search(graph, Control(Limits()), linear_moves(graph))
-    astar._Store._spare.clear()
+    astar_store.NodeStore._spare.clear()
     assert with_index.proven_optimal and without.proven_optimal
     assert len(with_index.codes) == len(without.codes)
     assert with_index.states < 0.9 * without.states
@@ -172,7 +172,7 @@ def test_the_index_stays_off_on_narrow_sets(monkeypatch: pytest.MonkeyPatch) -> 
     than the states it drops); from there it gets one once its table is big enough."""
     monkeypatch.setattr(dominance, "START_TABLE_SLOTS", 0)
     for words, indexed in ((dominance.MIN_WORDS - 1, False), (dominance.MIN_WORDS, True)):
-        store = astar._Store(words, 10, 64, 1 << 20)
+        store = astar_store.NodeStore(words, 10, 64, 1 << 20)
         store.grow_nodes(1)
         store.grow_table(1)
         assert (store.supersets is not dominance.index_off(words)) == indexed
@@ -185,16 +185,16 @@ def test_a_longer_window_where_it_is_the_only_lookup(monkeypatch: pytest.MonkeyP
     fewer states expanded. Wider sets keep ``WINDOW``."""
     assert dominance.window_for(dominance.MIN_WORDS - 1) == dominance.NARROW_WINDOW > dominance.WINDOW
     assert dominance.window_for(dominance.MIN_WORDS) == dominance.WINDOW
-    assert astar._Store(dominance.MIN_WORDS - 1, 10, 64, 1 << 20).recent.shape[1] == dominance.NARROW_WINDOW
-    assert astar._Store(dominance.MIN_WORDS, 10, 64, 1 << 20).recent.shape[1] == dominance.WINDOW
+    assert astar_store.NodeStore(dominance.MIN_WORDS - 1, 10, 64, 1 << 20).recent.shape[1] == dominance.NARROW_WINDOW
+    assert astar_store.NodeStore(dominance.MIN_WORDS, 10, 64, 1 << 20).recent.shape[1] == dominance.WINDOW
     graph = RegionGraph.from_board(random_board(11, 11, 10, 3))
     assert graph.n_words < dominance.MIN_WORDS
     runs = []
     for window in (dominance.NARROW_WINDOW, dominance.WINDOW):
         monkeypatch.setattr(dominance, "NARROW_WINDOW", window)
-        astar._Store._spare.clear()
+        astar_store.NodeStore._spare.clear()
         runs.append(astar.search(graph, Control(Limits()), linear_moves(graph)))
-    astar._Store._spare.clear()
+    astar_store.NodeStore._spare.clear()
     longer, default = runs
     assert longer.proven_optimal and default.proven_optimal
     assert len(longer.codes) == len(default.codes)
@@ -210,12 +210,12 @@ def test_astar_with_a_tiny_growing_index_stays_exact(board: Board) -> None:
     optimum = naive.optimal_length(rows_of(board), board.start)
     graph = RegionGraph.from_board(board)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(astar, "FIRST_CAPACITY", 16)
+        mp.setattr(astar_store, "FIRST_CAPACITY", 16)
         mp.setattr(dominance, "MIN_BUCKET_BITS", 0)
         mp.setattr(dominance, "START_TABLE_SLOTS", 0)
         mp.setattr(dominance, "MIN_WORDS", 0)
-        astar._Store._spare.clear()
+        astar_store.NodeStore._spare.clear()
         out = astar.search(graph, Control(Limits()), linear_moves(graph))
-        astar._Store._spare.clear()
+        astar_store.NodeStore._spare.clear()
     assert len(out.codes) == optimum and out.proven_optimal
     assert naive.solved(naive.play_all(rows_of(board), board.ids_of(out.codes), board.start))

@@ -1,22 +1,19 @@
-"""The region graph (``colorit.game.graph``) and the game on it (``colorit.game.play_bits``): regions,
-colours, sizes and adjacency of boards worked out by hand, checked against a naive
-cell-by-cell labelling on random boards, and the flooded set the kernels keep checked
-against flooding the cells with ``naive.flood``."""
+"""The region graph (``colorit.game.graph``): regions, colours, sizes and adjacency of
+boards worked out by hand, checked against a naive cell-by-cell labelling on random
+boards, and its bitset tables and padded sets. The game on it is ``test_play_bits.py``'s."""
 
 from __future__ import annotations
-
 
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-import naive
-from boardgen import STABLE
+from boardgen import STABLE, cells_of
 from colorit import Board, RegionGraph
-from colorit.game.bitset import count, from_bits, padded_width, to_bits
-from colorit.game.play_bits import frontier, play, play_rows
+from colorit.game.bitset import from_bits, padded_width
 from colorit.game.generate import random_board
 from colorit.game.graph import adjacency_bits, colour_rows, count_regions, padded
+from colorit.game.play_bits import frontier
 from colorit.solvers.lookahead import lookahead_moves
 
 # The board of test_board.py. Regions in reading order of their first cell:
@@ -54,26 +51,6 @@ def naive_regions(rows: list[list[int]]) -> list[list[tuple[int, int]]]:
                         todo.append((rr, cc))
             regions.append(sorted(cells))
     return regions
-
-
-def flood_cells(grid: naive.Grid, start: tuple[int, int]) -> set[tuple[int, int]]:
-    """The start cell's same-coloured component: the flooded cells."""
-    h, w = len(grid), len(grid[0])
-    colour = grid[start[0]][start[1]]
-    seen = {start}
-    todo = [start]
-    while todo:
-        r, c = todo.pop()
-        for rr, cc in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
-            if 0 <= rr < h and 0 <= cc < w and (rr, cc) not in seen and grid[rr][cc] == colour:
-                seen.add((rr, cc))
-                todo.append((rr, cc))
-    return seen
-
-
-def cells_of(graph: RegionGraph, regions: list[int]) -> set[tuple[int, int]]:
-    mask = np.isin(graph.labels, regions)
-    return {(int(r), int(c)) for r, c in zip(*np.nonzero(mask))}
 
 
 @st.composite
@@ -244,88 +221,6 @@ def test_adjacency_matches_cells(board: Board) -> None:
     root, root_front = pg.root.copy(), pg.root_front.copy()
     lookahead_moves(g)
     assert np.array_equal(pg.root, root) and np.array_equal(pg.root_front, root_front)
-
-
-# -- the game on the graph against flooding cells ---------------------------------------
-
-
-@STABLE
-@given(boards(), st.lists(st.integers(0, 5), max_size=12))
-def test_play_matches_naive_flooding(board: Board, moves: list[int]) -> None:
-    g = RegionGraph.from_board(board)
-    moves = [m % g.n_colours for m in moves]
-    grid: naive.Grid = tuple(tuple(row) for row in board.codes.tolist())
-    flooded = g.initial_state()
-    front = np.zeros_like(flooded)
-    frontier(flooded, g.adj_ptr, g.adj_idx, front)
-    for m in moves:
-        before = from_bits(flooded)
-        absorbed = play(flooded, front, g.colour_mask, m, g.adj_ptr, g.adj_idx)
-        grid = naive.flood(grid, board.start, m)
-        members = from_bits(flooded)
-        assert absorbed == len(members) - len(before)
-        assert set(before) <= set(members)
-        assert count(flooded) == len(members)
-        # the flooded regions cover exactly the cells naive flooding reaches
-        assert cells_of(g, members) == flood_cells(grid, board.start)
-        # the frontier kept up to date by ``play`` is the one ``frontier`` computes
-        fresh = np.zeros_like(flooded)
-        frontier(flooded, g.adj_ptr, g.adj_idx, fresh)
-        assert front.tolist() == fresh.tolist()
-        # ... and it is the regions outside the flood that touch a flooded cell
-        touching = {
-            int(g.labels[rr, cc])
-            for r, c in cells_of(g, members)
-            for rr, cc in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1))
-            if 0 <= rr < board.height and 0 <= cc < board.width
-        } - set(members)
-        assert from_bits(front) == sorted(touching)
-    # the whole board is flooded exactly when naive flooding has one colour left
-    assert (count(flooded) == g.n_regions) == naive.solved(grid)
-
-
-@STABLE
-@given(boards(), st.lists(st.integers(0, 5), max_size=12))
-def test_play_rows_matches_play(board: Board, moves: list[int]) -> None:
-    """``play_rows`` on the padded graph's rows reaches the flood and frontier ``play``
-    reaches on the adjacency lists, and leaves its inputs as they were."""
-    g = RegionGraph.from_board(board)
-    pg = padded(g)
-    words = len(pg.root)
-    flooded, front = pg.root.copy(), pg.root_front.copy()
-    child, child_front = np.zeros(words, np.uint64), np.zeros(words, np.uint64)
-    for m in (m % g.n_colours for m in moves):
-        was = (flooded.copy(), front.copy())
-        play_rows(flooded, front, pg.arrays.colour_mask, pg.adj_bits, m, child, child_front, pg.shape)
-        assert np.array_equal(flooded, was[0]) and np.array_equal(front, was[1])
-        play(flooded, front, pg.arrays.colour_mask, m, g.adj_ptr, g.adj_idx)
-        assert child.tolist() == flooded.tolist() and child_front.tolist() == front.tolist()
-
-
-def test_play_by_hand() -> None:
-    # the hand answer 0, 2, 0, 1 of test_board.py, region by region
-    g = RegionGraph.from_board(Board.from_rows(GRID))
-    flooded = to_bits([0], g.n_regions)
-    front = np.zeros_like(flooded)
-    frontier(flooded, g.adj_ptr, g.adj_idx, front)
-    assert from_bits(front) == [1, 3]
-    steps = [
-        (0, [0, 3], [1, 4, 5]),
-        (2, [0, 1, 3, 5], [2, 4, 6]),
-        (0, [0, 1, 2, 3, 5, 6], [4, 7]),
-        (1, list(range(8)), []),
-    ]
-    for move, want_flooded, want_front in steps:
-        before = count(flooded)
-        absorbed = play(flooded, front, g.colour_mask, move, g.adj_ptr, g.adj_idx)
-        assert from_bits(flooded) == want_flooded
-        assert from_bits(front) == want_front
-        assert absorbed == len(want_flooded) - before
-    # a move that touches nothing absorbs nothing and changes nothing
-    flooded = to_bits([0], g.n_regions)
-    frontier(flooded, g.adj_ptr, g.adj_idx, front)
-    assert play(flooded, front, g.colour_mask, 1, g.adj_ptr, g.adj_idx) == 0
-    assert from_bits(flooded) == [0] and from_bits(front) == [1, 3]
 
 
 def test_padded_sets_at_every_width() -> None:

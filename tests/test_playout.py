@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from boardgen import STABLE, boards, front_of
 from colorit import Board, RegionGraph
-from colorit.game.play_bits import eliminating_colour, play
 from colorit.game.graph import adjacency_bits
+from colorit.game.play_bits import eliminating_colour, play
 from colorit.solvers.playout import greedy_playout, playout_moves, size_bits
 
 NO_LIMIT = 1 << 62
@@ -60,7 +60,7 @@ def test_a_playout_stopped_at_its_limit_stops_one_move_sooner_after_its_first_mo
     state = graph.initial_state()
     value, moves = playout(graph, state, limit)
     front = front_of(graph, state)
-    if value <= limit or not moves or eliminating_colour(state, front, graph.colour_mask) >= 0:
+    if value <= limit or not moves or eliminating_colour(state, front, graph.colour_mask, state) >= 0:
         return  # finished within the limit, stopped at once, or began with colours played alone
     assert playout(graph, after(graph, state, moves[0]), limit - 1)[0] == value - 1
 

@@ -352,14 +352,15 @@ def last_counters(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     """A*'s counters after the last kernel slice run while the test runs, and the size of
     the store's ``child_f`` then."""
     from colorit.solvers import astar
+    from colorit.solvers.astar_expand import BOUNDS, DOMINATED, WINDOW_FIRST
 
     last: dict[str, int] = {}
     run_slice = astar._run_slice
 
     def recorded(pg, st, ctr, absorbs, budget):  # type: ignore[no-untyped-def]
         status = run_slice(pg, st, ctr, absorbs, budget)
-        last.update(bounds=int(ctr[astar.BOUNDS]), dominated=int(ctr[astar.DOMINATED]),
-                    window_first=int(ctr[astar.WINDOW_FIRST]), kept=st.child_f.size)
+        last.update(bounds=int(ctr[BOUNDS]), dominated=int(ctr[DOMINATED]),
+                    window_first=int(ctr[WINDOW_FIRST]), kept=st.child_f.size)
         return status
 
     monkeypatch.setattr(astar, "_run_slice", recorded)
@@ -435,59 +436,6 @@ def test_astar_looks_in_the_window_before_the_bound_on_few_colours(last_counters
     moves, counters = few_colours_proof(more, last_counters)
     assert counters["window_first"] == 0
     assert few_colours_proof(more, last_counters, window_first=True)[0] == moves
-
-
-def test_astar_plants_the_root_as_node_zero() -> None:
-    """The root is node 0, with no parent and no moves, and the seen table finds it
-    (under the hash the search's kernel gives the same set at its compiled width)."""
-    from colorit.game.bitset import hash_words
-    from colorit.game.graph import padded
-    from colorit.solvers import astar
-    from colorit.solvers.seen import table_find
-
-    pg = padded(RegionGraph.from_board(random_board(9, 9, 5, seed=2)))
-    words = len(pg.root)
-    st = astar._Store(words, ub=12, capacity=64, index_bytes=1 << 16)
-    astar._plant_root(st.nodes, st.table, pg.root)
-    assert st.nodes[0, :words].tolist() == pg.root.tolist()
-    assert st.path_to(0) == []
-    assert table_find(st.table, st.nodes, pg.root, hash_words(pg.root, pg.shape), pg.shape) == 0
-    other = pg.root.copy()
-    other[0] ^= np.uint64(2)
-    assert table_find(st.table, st.nodes, other, hash_words(other, pg.shape), pg.shape) < 0
-
-
-def test_astar_keeps_expanded_nodes_frontiers() -> None:
-    """Each filled slot of the frontier cache holds the frontier of its node's set (the
-    search starts children from it), and a store taken again starts with it empty."""
-    from colorit.game.graph import padded
-    from colorit.solvers import astar
-    from colorit.solvers.linear import linear_moves
-
-    graph = RegionGraph.from_board(random_board(12, 12, 7, seed=4))
-    pg = padded(graph)
-    words = len(pg.root)
-    astar._Store._spare.clear()
-    out = astar.search(graph, Control(Limits()), linear_moves(graph))
-    assert out.proven_optimal and out.states > astar.FRONT_CACHE_SLOTS
-    st = astar._Store._spare[words]
-    filled = 0
-    for slot, row in enumerate(st.fronts):
-        if row[words] == 0:
-            continue
-        node = int(row[words]) - 1
-        assert node % astar.FRONT_CACHE_SLOTS == slot
-        flooded = st.nodes[node, :words]
-        near = np.zeros(words, dtype=np.uint64)
-        for r in range(graph.n_regions):
-            if int(flooded[r >> 6]) >> (r & 63) & 1:
-                near |= pg.adj_bits[r]
-        assert (near & ~flooded).tolist() == row[:words].tolist()
-        filled += 1
-    assert filled >= astar.FRONT_CACHE_SLOTS // 2
-    again = astar._Store.take(words, ub=20, capacity=st.capacity, index_bytes=st.index_bytes)
-    assert again is st and not again.fronts[:, words].any()
-    astar._Store._spare.clear()
 
 
 def test_astar_first_slice_is_longer_on_small_graphs(first_slices: list[int]) -> None:
@@ -865,6 +813,7 @@ def test_past_64_colours_every_bitset_solver_calls_the_other_bound(monkeypatch: 
     proves the depth-first search's optimum (adjacency lists, another bound kernel), also
     when its store is full and it goes on by deepening; the others answer validly."""
     from colorit.solvers import astar, deepening
+    from colorit.solvers.astar_store import NodeStore
     from colorit.solvers.linear import linear_moves
 
     rng = np.random.default_rng(5)
@@ -877,9 +826,9 @@ def test_past_64_colours_every_bitset_solver_calls_the_other_bound(monkeypatch: 
     slices = []
     run = deepening.run
     monkeypatch.setattr(deepening, "run", lambda *args: slices.append(1) or run(*args))
-    astar._Store._spare.clear()
+    NodeStore._spare.clear()
     deep = astar.search(graph, Control(Limits(memory=1 << 20)), linear_moves(graph), store_share=0.02)
-    astar._Store._spare.clear()
+    NodeStore._spare.clear()
     assert slices  # the store filled: the rest was deepening's
     assert deep.proven_optimal and len(deep.codes) == len(exact.moves)
     for algo in ("lookahead", "beam"):

@@ -19,8 +19,14 @@ from ..errors import BoardFormatError, ColoritError, SolutionError
 from ..limits import whole_number
 
 START_CORNER = (0, 0)
+#: The range of a colour id: a signed 64-bit integer.
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
+
+
+def fits_int64(value: int) -> bool:
+    """Whether ``value`` (a whole number) is a signed 64-bit integer, as a colour id must be."""
+    return INT64_MIN <= value <= INT64_MAX
 
 
 def _cells_from_rows(rows: Iterable[Sequence[int]]) -> np.ndarray:
@@ -41,7 +47,7 @@ def _cells_from_rows(rows: Iterable[Sequence[int]]) -> np.ndarray:
         for j, value in enumerate(row):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
                 raise BoardFormatError(f"row {i + 1}, column {j + 1}: {value!r} is not an integer colour id")
-            if not INT64_MIN <= int(value) <= INT64_MAX:
+            if not fits_int64(int(value)):
                 raise BoardFormatError(f"row {i + 1}, column {j + 1}: {value} is beyond the signed 64-bit range")
     return np.array(grid, dtype=np.int64)
 
@@ -75,6 +81,41 @@ def _as_cells(cells: object) -> np.ndarray:
         r, c = (int(v) for v in np.argwhere((grid >= 2.0**63) | (grid < -(2.0**63)))[0])
         raise BoardFormatError(f"row {r + 1}, column {c + 1}: {float(grid[r, c])!r} is beyond the signed 64-bit range")
     return np.array(grid, dtype=np.int64, copy=True)
+
+
+def _start_cell(start: object, height: int, width: int) -> tuple[int, int]:
+    """``start`` as a cell ``(row, column)`` of a ``height`` x ``width`` board, checked as
+    ``Board`` takes it (any whole numbers, numpy's too)."""
+    try:
+        r, c = start  # type: ignore[misc]
+    except (TypeError, ValueError):
+        raise BoardFormatError(f"start cell must be (row, column), got {start!r}") from None
+    try:
+        r, c = whole_number(r, "start row"), whole_number(c, "start column")
+    except ColoritError as e:
+        raise BoardFormatError(str(e)) from None
+    _check_start_inside(r, c, height, width)
+    return (r, c)
+
+
+def _check_start_inside(r: int, c: int, height: int, width: int) -> None:
+    """``BoardFormatError`` unless the start cell ``(r, c)`` is on a ``height`` x ``width``
+    board."""
+    if not (0 <= r < height and 0 <= c < width):
+        raise BoardFormatError(
+            f"start cell {r},{c} is outside the {height}x{width} board (rows 0..{height - 1}, columns 0..{width - 1})"
+        )
+
+
+def _move_ids(moves: Sequence[int]) -> np.ndarray:
+    """Moves given as colour ids, as int64; ``SolutionError`` naming the first that is not
+    an integer, or beyond any colour id (``fits_int64``)."""
+    for i, m in enumerate(moves):
+        if not isinstance(m, (int, np.integer)) or isinstance(m, bool):
+            raise SolutionError(f"move {i + 1} is not a colour id: {m!r}")
+        if not fits_int64(int(m)):
+            raise SolutionError(f"move {i + 1}: colour {m} does not occur on the board")
+    return np.array([int(m) for m in moves], dtype=np.int64)
 
 
 @kernel
@@ -194,12 +235,48 @@ def palettes_and_codes(grids: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]
     return palettes, codes
 
 
+class _Rules:
+    """The rules of the game on a board's cells (``Board``'s): the replay that checks every
+    answer plays the moves cell by cell, sharing no code with the region graph the
+    solvers play on."""
+
+    def replay(self: Board, moves: Sequence[int]) -> np.ndarray:
+        """The grid of colour ids after playing ``moves`` (colour ids)."""
+        grid, _ = _replay_cells(self.codes, self.n_colours, self.start[0], self.start[1], self.codes_of(moves))
+        return self.palette[grid]  # type: ignore[no-any-return]
+
+    def flood_steps(self: Board, moves: Sequence[int]) -> np.ndarray:
+        """For each cell, the move after which it is flooded (0: flooded from the start,
+        ``-1``: still outside after the last move); ``moves`` are colour ids.
+
+        One array describes every position of a replay: after move ``k`` the flood is
+        ``steps <= k`` (and ``>= 0``), coloured with move ``k``'s colour, and every other
+        cell keeps its own. Pictures and the terminal view draw their frames from it."""
+        _, joined = _replay_cells(self.codes, self.n_colours, self.start[0], self.start[1], self.codes_of(moves))
+        return joined  # type: ignore[no-any-return]
+
+    def check(self: Board, moves: Sequence[int]) -> None:
+        """Raise ``SolutionError`` unless ``moves`` (colour ids) leave one colour everywhere."""
+        self.check_codes(self.codes_of(moves))
+
+    def check_codes(self: Board, codes: np.ndarray) -> None:
+        """``check`` for moves given as colour codes (what the solvers answer in)."""
+        codes = np.asarray(codes, dtype=np.int32)
+        n_colours = self.n_colours
+        bad, left = _replay_check(self.codes, n_colours, self.start[0], self.start[1], codes)
+        if bad >= 0:
+            raise SolutionError(f"move {bad + 1}: colour code {int(codes[bad])} is not one of the board's {n_colours} colours")
+        if left != 1:
+            raise SolutionError(f"after {len(codes)} moves the board still has {left} colours")
+
+
 @dataclass(frozen=True, eq=False)
-class Board:
+class Board(_Rules):
     """A Color-It board.
 
     ``cells`` holds the colour ids as given; ``codes`` the same grid as codes
-    ``0 .. n_colours - 1`` (the rank of each id in ``palette``).
+    ``0 .. n_colours - 1`` (the rank of each id in ``palette``). Its answers are checked
+    by the rules on its cells (``replay``, ``check``: ``_Rules``).
     """
 
     cells: np.ndarray
@@ -209,20 +286,7 @@ class Board:
         cells = _as_cells(self.cells)
         cells.setflags(write=False)
         object.__setattr__(self, "cells", cells)
-        try:
-            r, c = self.start
-        except (TypeError, ValueError):
-            raise BoardFormatError(f"start cell must be (row, column), got {self.start!r}") from None
-        try:
-            r, c = whole_number(r, "start row"), whole_number(c, "start column")
-        except ColoritError as e:
-            raise BoardFormatError(str(e)) from None
-        if not (0 <= r < cells.shape[0] and 0 <= c < cells.shape[1]):
-            raise BoardFormatError(
-                f"start cell {r},{c} is outside the {cells.shape[0]}x{cells.shape[1]} board "
-                f"(rows 0..{cells.shape[0] - 1}, columns 0..{cells.shape[1] - 1})"
-            )
-        object.__setattr__(self, "start", (r, c))
+        object.__setattr__(self, "start", _start_cell(self.start, cells.shape[0], cells.shape[1]))
         palette, codes = _palette_and_codes(cells)
         palette.setflags(write=False)
         codes.setflags(write=False)
@@ -285,47 +349,13 @@ class Board:
     def codes_of(self, moves: Sequence[int]) -> np.ndarray:
         """Codes for colour ids; ``SolutionError`` naming the first move whose colour the
         board does not have."""
-        for i, m in enumerate(moves):
-            if not isinstance(m, (int, np.integer)) or isinstance(m, bool):
-                raise SolutionError(f"move {i + 1} is not a colour id: {m!r}")
-            if not -(2**63) <= int(m) < 2**63:
-                raise SolutionError(f"move {i + 1}: colour {m} does not occur on the board")
-        ids = np.array([int(m) for m in moves], dtype=np.int64)
+        ids = _move_ids(moves)
         codes = np.searchsorted(self.palette, ids)
         ok = (codes < self.palette.shape[0]) & (self.palette[np.minimum(codes, self.palette.shape[0] - 1)] == ids)
         if not ok.all():
             i = int(np.argmin(ok))
             raise SolutionError(f"move {i + 1}: colour {moves[i]} does not occur on the board")
         return codes.astype(np.int32)
-
-    def replay(self, moves: Sequence[int]) -> np.ndarray:
-        """The grid of colour ids after playing ``moves`` (colour ids)."""
-        grid, _ = _replay_cells(self.codes, self.n_colours, self.start[0], self.start[1], self.codes_of(moves))
-        return self.palette[grid]  # type: ignore[no-any-return]
-
-    def flood_steps(self, moves: Sequence[int]) -> np.ndarray:
-        """For each cell, the move after which it is flooded (0: flooded from the start,
-        ``-1``: still outside after the last move); ``moves`` are colour ids.
-
-        One array describes every position of a replay: after move ``k`` the flood is
-        ``steps <= k`` (and ``>= 0``), coloured with move ``k``'s colour, and every other
-        cell keeps its own. Pictures and the terminal view draw their frames from it."""
-        _, joined = _replay_cells(self.codes, self.n_colours, self.start[0], self.start[1], self.codes_of(moves))
-        return joined  # type: ignore[no-any-return]
-
-    def check(self, moves: Sequence[int]) -> None:
-        """Raise ``SolutionError`` unless ``moves`` (colour ids) leave one colour everywhere."""
-        self.check_codes(self.codes_of(moves))
-
-    def check_codes(self, codes: np.ndarray) -> None:
-        """``check`` for moves given as colour codes (what the solvers answer in)."""
-        codes = np.asarray(codes, dtype=np.int32)
-        n_colours = self.n_colours
-        bad, left = _replay_check(self.codes, n_colours, self.start[0], self.start[1], codes)
-        if bad >= 0:
-            raise SolutionError(f"move {bad + 1}: colour code {int(codes[bad])} is not one of the board's {n_colours} colours")
-        if left != 1:
-            raise SolutionError(f"after {len(codes)} moves the board still has {left} colours")
 
     def is_solved(self) -> bool:
         return self.n_colours == 1
@@ -354,8 +384,6 @@ def parse_start(spec: str, height: int, width: int) -> tuple[int, int]:
         r, c = int(parts[0]), int(parts[1])
     except ValueError:
         raise BoardFormatError(f"start cell {spec!r} is not ROW,COL with whole numbers") from None
-    if not (0 <= r < height and 0 <= c < width):
-        raise BoardFormatError(
-            f"start cell {r},{c} is outside the {height}x{width} board (rows 0..{height - 1}, columns 0..{width - 1})"
-        )
+    _check_start_inside(r, c, height, width)
     return (r, c)
+

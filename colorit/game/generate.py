@@ -11,9 +11,9 @@ import re
 
 import numpy as np
 
-from .board import START_CORNER, Board
 from ..errors import ColoritError
 from ..limits import whole_number
+from .board import START_CORNER, Board
 
 #: The largest board ``random_board`` makes: beyond this the grid alone takes gigabytes.
 MAX_CELLS = 50_000_000

@@ -20,9 +20,9 @@ from typing import NamedTuple
 import numpy as np
 
 from .._jit import kernel
+from ..errors import ColoritError
 from .bitset import ctz, n_words, padded_width, width_shape
 from .board import Board
-from ..errors import ColoritError
 
 #: Above this many regions the bitset adjacency (R x R bits) costs too much, and searches
 #: use the adjacency lists: 1024 regions is 128 KB of rows, 4096 would be 2 MB.

@@ -1,16 +1,25 @@
-"""Kernels for the game on the region graph, shared by every solver.
+"""The game on bitset rows: the kernels the searches play with, shared by every solver
+that keeps its states as sets.
 
 A state is the flooded set ``F`` (a bitset of regions) and its frontier ``N`` (the regions
 outside ``F`` that border it). Playing colour ``c`` adds ``A_c = N & colour_mask[c]`` to
-``F``; the frontier then loses ``A_c`` and gains the unflooded neighbours of ``A_c``.
+``F``; the frontier then loses ``A_c`` and gains the unflooded neighbours of ``A_c``. A
+move costs O(words) and needs the colours x words table (``RegionGraph.colour_mask``);
+the game on adjacency lists (``play_lists``) plays any board, whatever its colour count,
+and is what the basic AI and greedy play on.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .._jit import kernel
 from .bitset import ctz, popcount
+
+if TYPE_CHECKING:
+    from .graph import RegionGraph
 
 
 @kernel
@@ -77,13 +86,15 @@ def play_rows(flooded, front, colour_mask, adj_bits, c, child, child_front, shap
 
 
 @kernel
-def eliminating_colour(flooded, front, colour_mask):  # type: ignore[no-untyped-def]
+def eliminating_colour(flooded, front, colour_mask, shape):  # type: ignore[no-untyped-def]
     """A colour whose remaining regions all border the flood, or -1: playing it now is
-    always optimal (it must be played some time, and playing it first loses nothing)."""
+    always optimal (it must be played some time, and playing it first loses nothing).
+    The sets have ``len(shape)`` words: a tuple makes it a compile-time width, the set
+    itself (``flooded``) its own width, at run time."""
     for c in range(colour_mask.shape[0]):
         absorbs = False
         complete = True
-        for w in range(flooded.shape[0]):
+        for w in range(len(shape)):
             a = front[w] & colour_mask[c, w]
             if a != np.uint64(0):
                 absorbs = True
@@ -105,3 +116,13 @@ def absorbed_cells(front, region_colour, region_size, out):  # type: ignore[no-u
             r = (w << 6) + np.int64(ctz(x))
             x &= x - np.uint64(1)
             out[region_colour[r]] += region_size[r]
+
+
+def start_state(graph: RegionGraph, flooded: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The flooded set a search or a playout starts from (default: the start region alone,
+    ``RegionGraph.initial_state``) and its frontier, at the graph's own width (the padded
+    graph has its own, ``PaddedGraph.root`` and ``root_front``)."""
+    bits = graph.initial_state() if flooded is None else flooded
+    front = np.zeros_like(bits)
+    frontier(bits, graph.adj_ptr, graph.adj_idx, front)
+    return bits, front

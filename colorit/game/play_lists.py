@@ -1,13 +1,13 @@
 """The game on adjacency lists, with the frontier kept in one list per colour.
 
-The bitset kernels (``flood.py``) cost O(words) per move and need a colours x words
-table: fine for the searches on small boards, hopeless on a 1000x1000 board with a
-thousand colours (346,000 moves of 15,600 words each) or a million (a 125 TB table).
-Here a move takes its colour's list whole, so a whole game costs O(regions + edges)
-steps whatever the colour count. ``linear`` plays on it (and is the answer every
-solve holds from the start, see ``colorit.solvers.deadline``); ``greedy`` too, one slice of
-moves at a time; and any search that is stopped half-way finishes its answer here
-(``finish``).
+The game on bitset rows (``play_bits``, what the searches play with) costs O(words) per
+move and needs a colours x words table: fine for the searches on small boards, hopeless
+on a 1000x1000 board with a thousand colours (346,000 moves of 15,600 words each) or a
+million (a 125 TB table). Here a move takes its colour's list whole, so a whole game
+costs O(regions + edges) steps whatever the colour count. ``linear`` plays on it (and is
+the answer every solve holds from the start, see ``colorit.solvers.deadline``);
+``greedy`` too, one slice of moves at a time; and any search that is stopped half-way
+finishes its answer here (``finish``).
 
 The state is a ``FrontierState`` of arrays, changed in place by the kernels. Invariants
 between calls: ``flooded[r]`` marks the flood; ``waiting_tree`` marks the frontier

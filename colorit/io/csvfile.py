@@ -19,13 +19,10 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from .._jit import kernel
-from ..game.board import START_CORNER, Board, parse_start
 from ..errors import BoardFormatError
+from ..game.board import INT64_MAX, INT64_MIN, START_CORNER, Board, fits_int64, parse_start
 from .files import StrPath, display_name, read_bytes, write_text_atomic
 from .gameid import GameId, looks_like_game_id, parse_game_id
-
-INT64_MIN = -(2**63)
-INT64_MAX = 2**63 - 1
 
 # ASCII only: int() would also accept "1_000" and non-ASCII digits, which no CSV means.
 _INT = re.compile(r"[+-]?[0-9]+", re.ASCII)
@@ -59,7 +56,7 @@ def _bad_value(name: str, line_no: int, values: list[str]) -> BoardFormatError:
             return BoardFormatError(f"{where}: empty value")
         if not _INT.fullmatch(value):
             return BoardFormatError(f"{where}: {value!r} is not an integer")
-        if not INT64_MIN <= int(value) <= INT64_MAX:
+        if not fits_int64(int(value)):
             return BoardFormatError(f"{where}: {value} is beyond the signed 64-bit range")
     return BoardFormatError(f"{name}:{line_no}: cannot read this row")  # pragma: no cover
 
@@ -148,7 +145,7 @@ def read_moves_csv(path: StrPath) -> list[int]:
         if not _INT.fullmatch(value):
             raise BoardFormatError(f"{name}:{line_no}: {value!r} is not a colour id (an integer)")
         move = int(value)
-        if not INT64_MIN <= move <= INT64_MAX:
+        if not fits_int64(move):
             raise BoardFormatError(f"{name}:{line_no}: {value} is beyond the signed 64-bit range")
         moves.append(move)
     return moves

@@ -122,7 +122,7 @@ def warm_astar(widths: set[int], only_astar: bool = False, algo: str | None = No
         beam.search(graph, OneSlice(checks=2), linear_moves(graph), max_width=beam.FIRST_WIDTH)
     if loaded and not only_astar:
         # A*'s store grows only past its first capacity (its kernels take any width)
-        store = astar._Store(WIDTH_TIERS[0], 4, 256, 1 << 20)
+        store = astar.NodeStore(WIDTH_TIERS[0], 4, 256, 1 << 20)
         store.grow_nodes(0)
         store.grow_table(0)
         # the index starts only on wider sets and bigger tables than this small grow's

@@ -10,9 +10,9 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from ..errors import ColoritError
 from ..game.board import Board
 from ..game.graph import RegionGraph
-from ..errors import ColoritError
 from . import astar, auto, beam, dfs, greedy, linear, lookahead  # noqa: F401  (registration)
 from .base import (
     Control,

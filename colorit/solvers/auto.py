@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..game.bitset import WIDTH_TIERS
 from ..game.graph import RegionGraph
 from . import astar, beam, dfs
 from .base import Control, Outcome, register
@@ -104,7 +105,7 @@ def solve_auto(graph: RegionGraph, control: Control) -> Outcome:
     best = first_answer(graph, control)
     lower = 0
     states = 0
-    if graph.n_words <= max(astar.WIDTH_TIERS):
+    if graph.n_words <= max(WIDTH_TIERS):
 
         out = astar.search(graph, control, best, _helpers(graph, control))
         if out.proven_optimal or out.stopped != "memory":

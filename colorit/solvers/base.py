@@ -205,6 +205,26 @@ class SliceBudget:
         elif spent > self.target * 2:
             self.budget = max(1, self.budget // 2)
 
+    def run(self, step: Callable[[int], object], control: Control | None) -> bool:
+        """Call ``step`` with slice after slice's budget until it returns true (done: True)
+        or ``control`` asks to stop first (False)."""
+        while control is None or not control.should_stop():
+            done = step(self.start(control.remaining() if control is not None else float("inf")))
+            self.done()
+            if done:
+                return True
+        return False
+
+
+def one_game(graph: RegionGraph, control: Control, codes: list[int], whole: bool) -> Outcome:
+    """The outcome of a heuristic that plays one game (``linear``, ``greedy``,
+    ``lookahead``): its answer ``codes``, reported; proven only on a board of one region;
+    stopped when the deadline cut the game and another player finished it (``whole``
+    false)."""
+    control.improved(codes)
+    return Outcome(codes, proven_optimal=graph.n_regions == 1, lower_bound=0, states=len(codes),
+                   stopped="" if whole else control.stop_reason)
+
 
 SolverFn = Callable[[RegionGraph, Control], Outcome]
 

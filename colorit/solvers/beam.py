@@ -26,12 +26,12 @@ import numpy as np
 
 from .._jit import kernel
 from ..game.bitset import hash_words, popcount
-from .bound import BoundScratch, bound_bits, bound_bits_many_colours, elimination_bound, lower_bound
-from ..game.play_bits import eliminating_colour, frontier, play, play_rows
 from ..game.graph import GraphArrays, RegionGraph, padded
-from .playout import greedy_playout, size_bits
+from ..game.play_bits import eliminating_colour, play, play_rows, start_state
 from .base import Control, Outcome, SliceBudget, register
+from .bound import BoundScratch, bound_bits, bound_bits_many_colours, elimination_bound, lower_bound
 from .incumbent import first_answer
+from .playout import greedy_playout, size_bits
 from .status import IMPROVED, LEVEL_DONE, SLICE_DONE
 
 FIRST_WIDTH = 16
@@ -153,8 +153,9 @@ def _beam_level(d, n_beam, b, g, adj_bits, sizes, colour_adj, scratch, shape, bu
     first = pos[NEXT_PARENT]
     last = min(n_beam, first + budget)
     for i in range(first, last):
-        # a colour whose last regions all border the flood is played alone
-        forced = eliminating_colour(fl[i], fr[i], colour_mask)
+        # a colour whose last regions all border the flood is played alone (tested at
+        # the row's run-time width)
+        forced = eliminating_colour(fl[i], fr[i], colour_mask, fl[i])
         for c in range(n_col):
             if forced >= 0 and c != forced:
                 continue
@@ -276,9 +277,7 @@ def _space(graph: RegionGraph) -> _Space:
         pg = padded(graph)
         sizes = size_bits(graph.region_size, pg.root.shape[0])
         return _Space(pg.arrays, pg.adj_bits, sizes, pg.colour_adj, pg.root, pg.root_front, pg.shape, scratch)
-    start = graph.initial_state()
-    front = np.zeros_like(start)
-    frontier(start, graph.adj_ptr, graph.adj_idx, front)
+    start, front = start_state(graph)
     no_bits = np.zeros((0, 1), dtype=np.uint64)
     return _Space(graph.arrays(), no_bits, no_bits, no_bits, start, front, np.zeros(graph.n_words), scratch)
 

@@ -23,7 +23,7 @@ import numpy as np
 from .._jit import kernel, superword_kernel
 from ..game.bitset import ctz, local_words, popcount
 from ..game.graph import RegionGraph, colour_rows
-
+from ..game.play_bits import start_state
 
 #: Widths (words a set) from which ``bound_bits`` is compiled with LLVM's SLP vectorizer
 #: (``_jit.superword_kernel``): on A*'s own calls (``benchmarks/bound_kernel.py``), the
@@ -158,11 +158,7 @@ def elimination_bound(flooded, front, g, s, limit):  # type: ignore[no-untyped-d
 def lower_bound(graph: RegionGraph, flooded: np.ndarray | None = None, limit: int = 1 << 62) -> int:
     """The colour-elimination bound for ``flooded`` (default: the start position); past
     ``limit``, some value above ``limit`` and not above the bound."""
-    from ..game.play_bits import frontier
-
-    bits = graph.initial_state() if flooded is None else flooded
-    front = np.zeros_like(bits)
-    frontier(bits, graph.adj_ptr, graph.adj_idx, front)
+    bits, front = start_state(graph, flooded)
     return int(elimination_bound(bits, front, graph.arrays(), BoundScratch.for_graph(graph), limit))
 
 

@@ -1,24 +1,24 @@
 """The deadline guard: a time limit is a promise, whatever the solver does.
 
 Every solve holds an answer: the basic AI's, worked out on the frontier lists
-(``colorit.game.play_lists``: any colour count, up to half a second on a 1000x1000 board of a
-million colours). The solver runs on a worker thread while the caller works that answer
-out and then waits, up to a hard deadline a little past the solver's own. Solvers stop
-themselves at their deadline between kernel slices; the guard is for what they cannot
-help: a kernel compiling for the first time, a slice far longer than planned on a huge
-graph. Past the hard deadline the caller gets the best answer reported so far (kept by
+(``colorit.game.play_lists``: any colour count, up to half a second on a 1000x1000 board
+of a million colours). The solver runs on a worker thread while the caller works that
+answer out and then waits, up to a hard deadline a little past the solver's own. Solvers
+stop themselves at their deadline between kernel slices; the hard deadline is for what
+they cannot help: a kernel compiling for the first time, a slice far longer than planned
+on a huge graph. Past the hard deadline the caller gets the best answer reported so far (kept by
 the ``Control``), checked like any other; the late thread's result is dropped when it
 comes.
 
 Once a solver's kernels are loaded in this process (``mark_warm``, by the warm-up before
 a bench or a command's clock starts), a solve with a long limit (``INLINE_LIMIT_S``) runs
 on the caller's thread instead: it stops itself within a kernel slice (milliseconds) of
-its deadline, far inside the guard's margin, and a bench of quick boards is spared the
-hand-off to the solver thread (about 30 µs a solve, plus the caches it costs: 3% of
+its deadline, far inside the hard deadline's margin, and a bench of quick boards is spared
+the hand-off to the solver thread (about 30 µs a solve, plus the caches it costs: 3% of
 pc19's solving).
 
 A board too big for a solver's tables (``GraphTooBig``) or out of memory gets the best
-answer held, finished by greedy where that is quick (``frontier.finish``).
+answer held, finished by greedy where that is quick (``play_lists.finish``).
 
 ``build_solution`` is the one place where an answer in colour codes becomes a
 ``Solution``: it is replayed on the cells first, so nothing unchecked is ever returned.
@@ -35,13 +35,13 @@ from typing import ClassVar
 
 import numpy as np
 
-from ..game import play_lists as frontier
+from ..game import play_lists
 from ..game.bitset import compiled_width
 from ..game.board import Board
 from ..game.graph import GraphTooBig, RegionGraph
 from .base import Control, Outcome, Solution, SolverSpec
 
-#: How far past its own deadline a solver may run before the guard answers without it:
+#: How far past its own deadline a solver may run before the caller is answered without it:
 #: a share of the limit and a fixed part (the answer is still checked and converted
 #: after that, so the whole stays within 5% + 20 ms of the limit).
 OVERRUN_SHARE = 0.03
@@ -53,7 +53,7 @@ POLL_S = 0.05
 STOP_GRACE_S = 0.2
 #: The shortest time limit of a solve that runs on the caller's thread once its kernels
 #: are loaded: its last slice's overrun (tens of ms at worst) is then a small part of
-#: the guard's margin (``OVERRUN_SHARE`` of the limit: 0.3 s at 10 s).
+#: the hard deadline's margin (``OVERRUN_SHARE`` of the limit: 0.3 s at 10 s).
 INLINE_LIMIT_S = 10.0
 #: The solvers whose kernels this process has loaded, each with the compiled widths
 #: (``bitset.compiled_width``) its searches were loaded at; None: any width (kernels
@@ -133,7 +133,7 @@ class _Job:
 class _SolverThread:
     """One long-lived daemon thread that runs solves, so a bench of thousands of boards
     does not start a thread per board (plain locks hand the jobs over: a few
-    microseconds). A thread still busy with a solve the guard gave up on is left to
+    microseconds). A thread still busy with a solve past its hard deadline is left to
     finish alone; the next solve gets another thread."""
 
     _lock = threading.Lock()
@@ -190,13 +190,13 @@ def _preload() -> None:
     global _preloaded
     if not _preloaded:
         tiny = Board.from_rows([[0, 1], [1, 0]])
-        build_solution(tiny, frontier.linear_codes(RegionGraph.from_board(tiny)), proven=False, lower_bound=0,
+        build_solution(tiny, play_lists.linear_codes(RegionGraph.from_board(tiny)), proven=False, lower_bound=0,
                        elapsed=0.0, algo="linear")
         _preloaded = True
 
 
 def hard_deadline_for(control: Control) -> float:
-    """When the guard stops waiting for a solver with ``control``'s deadline."""
+    """When ``run_guarded`` stops waiting for a solver with ``control``'s deadline."""
     if control.deadline == math.inf:
         return math.inf
     limit = control.deadline - control.started
@@ -225,11 +225,11 @@ def run_guarded(
         if control.best is not None:
             codes, lower = control.best
         else:
-            codes, lower = (held if held is not None else frontier.linear_codes(graph)), 0
+            codes, lower = (held if held is not None else play_lists.linear_codes(graph)), 0
         lower = max(lower, control.lower_bound)
-        if stopped == "memory" and frontier.greedy_is_quick(graph):
+        if stopped == "memory" and play_lists.greedy_is_quick(graph):
             # (otherwise finishing from the start would play the basic AI again)
-            finished = frontier.finish(graph, [])
+            finished = play_lists.finish(graph, [])
             codes = finished if len(finished) < len(codes) else codes
         if control.seed is not None and len(control.seed) < len(codes):
             codes = control.seed
@@ -247,7 +247,7 @@ def run_guarded(
         else:
             job = _SolverThread.submit(attempt)
             if not graph.adjacency_bits_fit:
-                held = frontier.linear_codes(graph)
+                held = play_lists.linear_codes(graph)
             asked_at = math.inf
             while not job.wait(min(POLL_S, hard - time.monotonic())):
                 now = time.monotonic()

@@ -30,16 +30,16 @@ import numpy as np
 
 from .._jit import kernel, prefetch
 from ..game.bitset import ctz, hash_words, popcount
+from ..game.play_bits import eliminating_colour
+from .astar_store import DEAD, _next_of, _parent_of
 from .bound import bound_bits, bound_bits_many_colours
+from .memo import Memo, memo_seen, memo_ways
 from .seen import home_slot, stored_moves
 from .status import EXHAUSTED, IMPROVED, SLICE_DONE
 
 # ctr fields
 ROOT, DEPTH, THRESH, GOAL_LEN, STATES, G0, ROOT_MOVE, CUR_BF, CUR_BG, F_LO = range(10)
 N_COUNTERS = 10
-#: The memo's ways per slot (set associative, the slot reached with most moves replaced).
-MEMO_WAYS = 4
-NONE = np.uint64(0xFFFFFFFF)
 
 
 class DeepStack(NamedTuple):
@@ -61,41 +61,6 @@ class DeepStack(NamedTuple):
     found: np.ndarray  #: (depth cap,) int64
 
 
-class DeepMemo(NamedTuple):
-    """States seen under the current threshold: a 128-bit key and the fewest moves, plus
-    one (0: empty)."""
-
-    keys: np.ndarray  #: (slots, 2) uint64
-    vals: np.ndarray  #: (slots,) int32
-
-
-@kernel
-def _memo_ways(memo, k1):  # type: ignore[no-untyped-def]
-    """The first of the ``MEMO_WAYS`` slots a state with key ``k1`` may sit in."""
-    return np.int64(k1 & np.uint64(memo.vals.shape[0] - 1)) & ~np.int64(MEMO_WAYS - 1)
-
-
-@kernel
-def _memo_seen(memo, k1, k2, g):  # type: ignore[no-untyped-def]
-    """True if the state was seen with at most ``g`` moves; else record ``g``."""
-    keys, vals = memo
-    base = _memo_ways(memo, k1)
-    victim = base
-    for i in range(MEMO_WAYS):
-        j = base + i
-        if vals[j] != 0 and keys[j, 0] == k1 and keys[j, 1] == k2:
-            if vals[j] <= g + 1:
-                return True
-            vals[j] = g + 1
-            return False
-        if vals[victim] != 0 and (vals[j] == 0 or vals[j] > vals[victim]):
-            victim = j
-    keys[victim, 0] = k1
-    keys[victim, 1] = k2
-    vals[victim] = g + 1
-    return False
-
-
 @kernel
 def _next_root(heads, nodes, ctr, words):  # type: ignore[no-untyped-def]
     """The next live open node of A*'s buckets with ``ctr[F_LO] <= f <= ctr[THRESH]``
@@ -105,8 +70,7 @@ def _next_root(heads, nodes, ctr, words):  # type: ignore[no-untyped-def]
     x = ctr[ROOT]
     while True:
         if x >= 0:
-            q = nodes[x, words] & NONE
-            x = -1 if q == NONE else np.int64(q)
+            x = _next_of(nodes[x, words])
         else:
             if ctr[CUR_BF] < 0:
                 ctr[CUR_BF] = ctr[F_LO]
@@ -119,25 +83,8 @@ def _next_root(heads, nodes, ctr, words):  # type: ignore[no-untyped-def]
             if ctr[CUR_BF] > f_hi:
                 return -1
             x = heads[ctr[CUR_BF], ctr[CUR_BG]]
-        if x >= 0 and not (nodes[x, words + 1] & np.uint64(1)):
+        if x >= 0 and not (nodes[x, words + 1] & DEAD):
             return x
-
-
-@kernel
-def _eliminating(flooded, front, colour_mask, shape):  # type: ignore[no-untyped-def]
-    """A colour whose remaining regions all border the flood (played alone), or -1."""
-    for k in range(colour_mask.shape[0]):
-        any_a = False
-        complete = True
-        for w in range(len(shape)):
-            a = front[w] & colour_mask[k, w]
-            if a != np.uint64(0):
-                any_a = True
-            if (colour_mask[k, w] & ~flooded[w]) != a:
-                complete = False
-        if any_a and complete:
-            return k
-    return -1
 
 
 @kernel
@@ -164,9 +111,9 @@ def _start_root(node, nodes, colour_mask, adj_bits, zobrist, st, ctr, shape):  #
         fr[0, w] &= ~fl[0, w]
     zob[0, 0] = k1
     zob[0, 1] = k2
-    parent = np.int64(nodes[node, words] >> np.uint64(32))
+    parent = _parent_of(nodes[node, words])
     ctr[ROOT_MOVE] = -1
-    if parent != np.int64(NONE):
+    if parent >= 0:
         ctr[ROOT_MOVE] = np.int64((nodes[node, words + 1] >> np.uint64(8)) & np.uint64(0xFFFFFF))
         for w in range(words):
             x = nodes[parent, w]
@@ -179,7 +126,7 @@ def _start_root(node, nodes, colour_mask, adj_bits, zobrist, st, ctr, shape):  #
             st.root_pfront[w] &= ~fl[0, w]
     ctr[G0] = np.int64(nodes[node, words + 1] >> np.uint64(32))
     st.next_colour[0] = 0
-    st.forced[0] = _eliminating(fl[0], fr[0], colour_mask, shape)
+    st.forced[0] = eliminating_colour(fl[0], fr[0], colour_mask, shape)
     ctr[DEPTH] = 0
 
 
@@ -290,7 +237,7 @@ def _deepen_run(colour_mask, adj_bits, colour_adj, astar, zobrist, st, memo, ctr
         # work hides the wait for memory
         h = hash_words(fl[e], shape)
         prefetch(astar_table, home_slot(astar_table, h))
-        ways = _memo_ways(memo, k1)
+        ways = memo_ways(memo, k1)
         prefetch(memo.vals, ways)
         prefetch(memo.keys[ways], 0)
         if n_col > 64:
@@ -302,27 +249,14 @@ def _deepen_run(colour_mask, adj_bits, colour_adj, astar, zobrist, st, memo, ctr
         from_astar = stored_moves(astar_table, astar_nodes, fl[e], h, shape)
         if from_astar <= g + 1:
             continue
-        if _memo_seen(memo, k1, k2, g + 1):
+        if memo_seen(memo, k1, k2, g + 1):
             continue
         zob[e, 0] = k1
         zob[e, 1] = k2
         next_colour[e] = 0
-        st.forced[e] = _eliminating(fl[e], fr[e], colour_mask, shape)
+        st.forced[e] = eliminating_colour(fl[e], fr[e], colour_mask, shape)
         ctr[DEPTH] = e
     return SLICE_DONE
-
-
-#: Bytes per memo slot (two key words and the moves).
-MEMO_SLOT_BYTES = 20
-
-
-def new_memo(nbytes: int) -> DeepMemo:
-    """A memo of the largest power-of-two number of slots that fits ``nbytes`` (at least
-    one set of ways)."""
-    slots = MEMO_WAYS
-    while slots * 2 * MEMO_SLOT_BYTES <= nbytes:
-        slots *= 2
-    return DeepMemo(np.zeros((slots, 2), dtype=np.uint64), np.zeros(slots, dtype=np.int32))
 
 
 def new_stack(depth_cap: int, words: int) -> DeepStack:
@@ -338,12 +272,6 @@ def new_stack(depth_cap: int, words: int) -> DeepStack:
     )
 
 
-def zobrist_keys(n_regions: int) -> np.ndarray:
-    """Two odd 64-bit random keys per region (a fixed seed: runs repeat)."""
-    rng = np.random.default_rng(0x5EED)
-    return rng.integers(0, 2**63, size=(n_regions, 2), dtype=np.uint64) * np.uint64(2) + np.uint64(1)
-
-
 def start_threshold(ctr: np.ndarray, thresh: int, level: int) -> None:
     """Set ``ctr`` to search threshold ``thresh`` from the first open node of A*'s level
     ``level`` (the lowest with open nodes)."""
@@ -357,7 +285,7 @@ def start_threshold(ctr: np.ndarray, thresh: int, level: int) -> None:
     ctr[F_LO] = level
 
 
-def run(pg, astar, zobrist: np.ndarray, st: DeepStack, memo: DeepMemo, ctr: np.ndarray, budget: int) -> int:  # type: ignore[no-untyped-def]
+def run(pg, astar, zobrist: np.ndarray, st: DeepStack, memo: Memo, ctr: np.ndarray, budget: int) -> int:  # type: ignore[no-untyped-def]
     """One slice of ``_deepen_run`` on the padded graph ``pg`` (``graph.PaddedGraph``)."""
     return int(_deepen_run(pg.arrays.colour_mask, pg.adj_bits, pg.colour_adj, astar, zobrist, st, memo, ctr, budget,
                            pg.shape))

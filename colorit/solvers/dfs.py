@@ -1,13 +1,14 @@
 """``dfs``: the original project's search, done well.
 
 Depth-first branch and bound against the best answer so far, starting from a quick
-answer (``lookahead``, or ``greedy`` on huge boards), so there is an answer at once. Per node it keeps the flooded set and its frontier
-(the border), so a move only looks at the border. Colours are tried by the cells they
-absorb, most first; a colour whose last regions all border the flood is played alone
-(it is always optimal to play it now); a pair of moves whose order does not matter is
-tried in one order only. A memo maps a 128-bit Zobrist hash of the flooded set to the
-fewest moves that reached it, and the colour-elimination bound cuts every branch that
-cannot beat the best answer. When the tree is exhausted the answer is proven optimal.
+answer (``lookahead``, or ``greedy`` on huge boards), so there is an answer at once. Per
+node it keeps the flooded set and its frontier (the border), so a move only looks at the
+border. Colours are tried by the cells they absorb, most first; a colour whose last
+regions all border the flood is played alone (it is always optimal to play it now); a
+pair of moves whose order does not matter is tried in one order only. A memo (``memo``)
+maps a 128-bit Zobrist key of the flooded set to the fewest moves that reached it, and
+the colour-elimination bound cuts every branch that cannot beat the best answer. When
+the tree is exhausted the answer is proven optimal.
 
 The search is a kernel over an explicit stack that runs for a bounded number of nodes
 and returns; the Python loop around it checks the deadline and stop requests between
@@ -23,15 +24,17 @@ import numpy as np
 from .._jit import kernel
 from ..game.bitset import ctz
 from ..game.bitset import popcount as popcount_word
-from .bound import BoundScratch, elimination_bound
-from ..game.play_bits import eliminating_colour, frontier
 from ..game.graph import RegionGraph
+from ..game.play_bits import eliminating_colour, start_state
 from .base import Control, Outcome, SliceBudget, register
+from .bound import BoundScratch, elimination_bound
 from .incumbent import first_answer
+from .memo import memo_seen, new_memo, zobrist_keys
 from .status import EXHAUSTED, IMPROVED, SLICE_DONE
 
-MEMO_WAYS = 4
 MEMO_MAX_BYTES = 96 << 20  #: the memo is a cache: bigger buys little
+#: The fewest slots of the memo, whatever the memory limit.
+MEMO_LEAST_SLOTS = 1 << 10
 
 # ctr fields
 DEPTH, BEST_LEN, STATES = 0, 1, 2
@@ -52,15 +55,6 @@ class Stack(NamedTuple):
     n_child: np.ndarray  #: (depth cap,) int32
     next_child: np.ndarray  #: (depth cap,) int32
     path: np.ndarray  #: (depth cap,) int32
-
-
-class Memo(NamedTuple):
-    """A set-associative cache of seen states: a 128-bit key and the fewest moves that
-    reached it, plus one (0 marks an empty way, so a fresh table is all zeros and costs
-    no memory until it is used)."""
-
-    keys: np.ndarray  #: (slots, 2) uint64
-    vals: np.ndarray  #: (slots,) int32
 
 
 class ChildScratch(NamedTuple):
@@ -84,7 +78,7 @@ def _prepare_children(d, g, st, cs):  # type: ignore[no-untyped-def]
     gain, widens, beside_p = cs
     n_col = colour_mask.shape[0]
     words = fl.shape[1]
-    forced = eliminating_colour(fl[d], fr[d], colour_mask)
+    forced = eliminating_colour(fl[d], fr[d], colour_mask, fl[d])
     if forced >= 0:
         order[d, 0] = forced
         n_child[d] = 1
@@ -140,30 +134,6 @@ def _prepare_children(d, g, st, cs):  # type: ignore[no-untyped-def]
         n += 1
     n_child[d] = n
     next_child[d] = 0
-
-
-@kernel
-def _memo_visit(memo, h1, h2, depth):  # type: ignore[no-untyped-def]
-    """True if the state was already reached with at most ``depth`` moves; else record
-    ``depth`` (in an empty way, else over the way reached with the most moves)."""
-    keys, vals = memo
-    mask = keys.shape[0] - 1
-    base = np.int64(h1 & np.uint64(mask)) & ~np.int64(MEMO_WAYS - 1)
-    victim = base
-    for i in range(MEMO_WAYS):
-        j = base + i
-        if vals[j] != 0 and keys[j, 0] == h1 and keys[j, 1] == h2:
-            if vals[j] <= depth + 1:
-                return True
-            vals[j] = depth + 1
-            return False
-        if vals[victim] != 0 and (vals[j] == 0 or vals[j] > vals[victim]):
-            victim = j
-    # not found: take an empty way, else the one reached with the most moves
-    keys[victim, 0] = h1
-    keys[victim, 1] = h2
-    vals[victim] = depth + 1
-    return False
 
 
 @kernel
@@ -225,7 +195,7 @@ def _dfs_run(g, zobrist, st, memo, cs, scratch, best, ctr, budget):  # type: ign
             continue
         if e + 1 >= ctr[BEST_LEN]:
             continue
-        if _memo_visit(memo, h1, h2, e):
+        if memo_seen(memo, h1, h2, e):
             continue
         h = elimination_bound(fl[e], fr[e], g, scratch, ctr[BEST_LEN] - e - 1)
         if e + h >= ctr[BEST_LEN]:
@@ -243,9 +213,7 @@ def search(graph: RegionGraph, control: Control, incumbent: list[int]) -> Outcom
     best_codes = list(incumbent)
     g = graph.arrays()
     scratch = BoundScratch.for_graph(graph)
-    root = graph.initial_state()
-    root_front = np.zeros_like(root)
-    frontier(root, graph.adj_ptr, graph.adj_idx, root_front)
+    root, root_front = start_state(graph)
     root_bound = int(elimination_bound(root, root_front, g, scratch, 1 << 62))
     if graph.n_regions == 1 or root_bound >= len(best_codes):
         return Outcome(best_codes, True, len(best_codes), 1)
@@ -261,14 +229,12 @@ def search(graph: RegionGraph, control: Control, incumbent: list[int]) -> Outcom
         path=np.zeros(depth_cap, dtype=np.int32),
     )
     st.fl[0], st.fr[0] = root, root_front
-    rng = np.random.default_rng(0x5EED)
-    zobrist = rng.integers(0, 2**63, size=(graph.n_regions, 2), dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+    zobrist = zobrist_keys(graph.n_regions)
     best = np.array(best_codes + [0], dtype=np.int32)
     ctr = np.array([0, len(best_codes), 0], dtype=np.int64)
     memo_bytes = min(control.limits.memory_bytes() // 2, MEMO_MAX_BYTES)
-    slots = 1 << max(10, int(np.log2(max(1024, memo_bytes // 20))))
-    memo = Memo(np.zeros((slots, 2), dtype=np.uint64), np.zeros(slots, dtype=np.int32))
-    control.note_table_bytes(memo[0].nbytes + memo[1].nbytes)
+    memo = new_memo(memo_bytes, least=MEMO_LEAST_SLOTS)
+    control.note_table_bytes(memo.keys.nbytes + memo.vals.nbytes)
     cs = ChildScratch(np.zeros(n_col, dtype=np.int64), np.zeros(n_col, dtype=np.bool_), np.zeros(n_col, dtype=np.bool_))
     _prepare_children(0, g, st, cs)
     status = SLICE_DONE

@@ -8,9 +8,9 @@ milliseconds on any board, which is why every solve holds its answer from the st
 
 from __future__ import annotations
 
-from ..game.play_lists import linear_codes
 from ..game.graph import RegionGraph
-from .base import Control, Outcome, register
+from ..game.play_lists import linear_codes
+from .base import Control, Outcome, one_game, register
 
 
 def linear_moves(graph: RegionGraph) -> list[int]:
@@ -20,6 +20,4 @@ def linear_moves(graph: RegionGraph) -> list[int]:
 
 @register("linear", "the original basic AI: the colour of the first region, scanning left to right and top to bottom, that borders the flood", aliases=("basic",), rank=0)
 def solve_linear(graph: RegionGraph, control: Control) -> Outcome:
-    codes = linear_codes(graph)
-    control.improved(codes)
-    return Outcome(codes, proven_optimal=graph.n_regions == 1, lower_bound=0, states=len(codes))
+    return one_game(graph, control, linear_codes(graph), True)

@@ -9,20 +9,20 @@ the regions' adjacency rows and its bound at the graph's compiled width (so its 
 is compiled per width, like A*'s). On bigger graphs each bound walks the adjacency lists
 of the whole remaining board, so a game costs moves x colours x (regions + edges): it
 runs a few moves per kernel call, checks its deadline between calls, and a game cut
-short is finished by greedy or the basic AI (``frontier.finish``).
+short is finished by greedy or the basic AI (``play_lists.finish``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..game import play_lists as frontier_lists
 from .._jit import kernel
+from ..game import play_lists
 from ..game.bitset import count, local_words
-from .bound import BoundScratch, bound_bits, bound_bits_many_colours, elimination_bound
-from ..game.play_bits import absorbed_cells, frontier, play, play_rows
 from ..game.graph import RegionGraph, padded
-from .base import Control, Outcome, SliceBudget, register
+from ..game.play_bits import absorbed_cells, play, play_rows, start_state
+from .base import Control, Outcome, SliceBudget, one_game, register
+from .bound import BoundScratch, bound_bits, bound_bits_many_colours, elimination_bound
 
 
 @kernel
@@ -119,7 +119,7 @@ def _lookahead_run(flooded, front, moves, counts, g, scratch, budget):  # type: 
 
 def lookahead_moves(graph: RegionGraph, control: Control | None = None) -> tuple[list[int], bool]:
     """Lookahead's answer in colour codes, and whether it is lookahead's own to the end
-    (False when ``control`` stopped it and ``frontier.finish`` completed it)."""
+    (False when ``control`` stopped it and ``play_lists.finish`` completed it)."""
     moves = np.empty(graph.n_regions, dtype=np.int32)
     counts = np.zeros(1, dtype=np.int64)
     if graph.adjacency_bits_fit:
@@ -128,28 +128,17 @@ def lookahead_moves(graph: RegionGraph, control: Control | None = None) -> tuple
         pg = padded(graph)
         _lookahead_rows(pg.root, pg.root_front, moves, counts, pg.arrays, pg.adj_bits, pg.colour_adj, pg.shape)
         return moves[: counts[0]].tolist(), True
-    start = graph.initial_state()
-    front = np.zeros_like(start)
-    frontier(start, graph.adj_ptr, graph.adj_idx, front)
+    start, front = start_state(graph)
     g = graph.arrays()
     scratch = BoundScratch.for_graph(graph)
-    budget = SliceBudget(first=1, most=1 << 20)
-    done = False
-    while not done:
-        if control is not None and control.should_stop():
-            break
-        remaining = control.remaining() if control is not None else float("inf")
-        done = bool(_lookahead_run(start, front, moves, counts, g, scratch, budget.start(remaining)))
-        budget.done()
+    done = SliceBudget(first=1, most=1 << 20).run(
+        lambda budget: _lookahead_run(start, front, moves, counts, g, scratch, budget), control)
     played = moves[: counts[0]].tolist()
     if done:
         return played, True
-    return frontier_lists.finish(graph, played), False
+    return play_lists.finish(graph, played), False
 
 
 @register("lookahead", "the move whose result has the lowest lower bound (ties: most cells)", rank=2)
 def solve_lookahead(graph: RegionGraph, control: Control) -> Outcome:
-    codes, whole = lookahead_moves(graph, control)
-    control.improved(codes)
-    return Outcome(codes, proven_optimal=graph.n_regions == 1, lower_bound=0, states=len(codes),
-                   stopped="" if whole else control.stop_reason)
+    return one_game(graph, control, *lookahead_moves(graph, control))

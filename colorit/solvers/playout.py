@@ -23,6 +23,8 @@ import numpy as np
 
 from .._jit import kernel
 from ..game.bitset import ctz, local_words, popcount
+from ..game.graph import adjacency_bits
+from ..game.play_bits import start_state
 
 
 @kernel
@@ -155,12 +157,7 @@ def size_bits(region_size, words):  # type: ignore[no-untyped-def]
 def playout_moves(graph, flooded: np.ndarray | None = None) -> list[int]:  # type: ignore[no-untyped-def]
     """The greedy playout's moves from ``flooded`` (default: the start), for callers in
     Python (tests, the web page's hints)."""
-    from ..game.play_bits import frontier
-    from ..game.graph import adjacency_bits
-
-    bits = graph.initial_state() if flooded is None else flooded
-    front = np.zeros_like(bits)
-    frontier(bits, graph.adj_ptr, graph.adj_idx, front)
+    bits, front = start_state(graph, flooded)
     nb = np.zeros((graph.n_colours, graph.n_words), dtype=np.uint64)
     moves = np.zeros(graph.n_regions + graph.n_colours, dtype=np.int64)
     sizes = size_bits(graph.region_size, graph.n_words)

@@ -2,8 +2,8 @@
 for the iterative deepening that goes on from A*'s store (``deepening``).
 
 The table is an open-addressing array of ``2^k`` words over the node records of A*'s
-store (``nodes[j]`` = the set's words, a link word, then a meta word whose high 32 bits
-are the moves that reached it). An entry is ``hash tag << 32 | node + 1`` (0: empty),
+store (``astar_store``: ``nodes[j]`` = the set's words, a link word, then a meta word
+whose high 32 bits are the moves that reached it). An entry is ``hash tag << 32 | node + 1`` (0: empty),
 so probing past other states rarely leaves the table's cache line, and a node's words
 are read only when the tags agree. It lives in one module so that both searches probe
 it the same way: deepening reads A*'s table, and a change to the entry format or the

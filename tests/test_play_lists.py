@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from colorit import Board, RegionGraph
-from colorit.game import play_lists as frontier
+from colorit.game import play_lists
 
 
 def graph_of(board: Board) -> RegionGraph:
@@ -23,17 +23,17 @@ def graph_of(board: Board) -> RegionGraph:
 
 
 def play(board: Board, run: str, budget: int = 1 << 62) -> list[int]:
-    """The moves (colour ids) of ``frontier.linear_run`` or ``greedy_run``, ``budget``
+    """The moves (colour ids) of ``play_lists.linear_run`` or ``greedy_run``, ``budget``
     moves per call, to the end."""
     graph = graph_of(board)
-    g, s = frontier.graph_lists(graph), frontier.new_state(graph)
-    step = getattr(frontier, run)
+    g, s = play_lists.graph_lists(graph), play_lists.new_state(graph)
+    step = getattr(play_lists, run)
     calls = 0
     while not step(g, s, budget):
         calls += 1
         assert calls <= graph.n_regions, "no progress"
-    assert frontier.is_done(s)
-    return board.ids_of(frontier.moves_of(s))  # type: ignore[no-any-return]
+    assert play_lists.is_done(s)
+    return board.ids_of(play_lists.moves_of(s))  # type: ignore[no-any-return]
 
 
 def after(rows: list[list[int]], start: tuple[int, int], moves: list[int]) -> list[list[int]]:
@@ -48,7 +48,7 @@ def after(rows: list[list[int]], start: tuple[int, int], moves: list[int]) -> li
 def test_linear_and_greedy_match_the_cell_reference(board: Board) -> None:
     rows = rows_of(board)
     linear = naive.linear_moves(rows, board.start)
-    assert board.ids_of(frontier.linear_codes(graph_of(board))) == linear
+    assert board.ids_of(play_lists.linear_codes(graph_of(board))) == linear
     assert play(board, "linear_run") == linear
     assert play(board, "greedy_run") == naive.greedy_moves(rows, board.start)
 
@@ -97,15 +97,15 @@ def test_linear_takes_the_lowest_numbered_region_not_the_first_touching_cell() -
     board = Board.from_rows(rows, start=(1, 2))
     # region 0 is the 1s (first cell (0, 0)), touching the flood at (2, 2); the first
     # cell in reading order that touches the flood is the 2 at (0, 2)
-    assert board.ids_of(frontier.linear_codes(graph_of(board)))[0] == 1
+    assert board.ids_of(play_lists.linear_codes(graph_of(board)))[0] == 1
     assert naive.linear_moves(rows, (1, 2))[0] == 1
 
 
 def test_one_region_needs_no_move() -> None:
     board = Board.from_rows([[7, 7], [7, 7]])
-    assert frontier.linear_codes(graph_of(board)) == []
+    assert play_lists.linear_codes(graph_of(board)) == []
     assert play(board, "greedy_run") == []
-    assert frontier.finish(graph_of(board), []) == []
+    assert play_lists.finish(graph_of(board), []) == []
 
 
 # --------------------------------------------------------------------------- finish
@@ -120,7 +120,7 @@ def test_finish_completes_any_prefix(data: st.DataObject) -> None:
     board = data.draw(boards(max_side=8, min_colours=2, max_colours=8))
     graph = graph_of(board)
     prefix = data.draw(st.lists(st.integers(0, graph.n_colours - 1), max_size=12))
-    answer = frontier.finish(graph, prefix)
+    answer = play_lists.finish(graph, prefix)
     assert answer[: len(prefix)] == prefix
     ids = board.ids_of(answer)
     board.check(ids)
@@ -130,11 +130,11 @@ def test_finish_completes_any_prefix(data: st.DataObject) -> None:
 
 
 def test_finish_with_the_basic_ai_where_greedy_costs_too_much(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(frontier, "GREEDY_FINISH_WORK", 0)
+    monkeypatch.setattr(play_lists, "GREEDY_FINISH_WORK", 0)
     board = Board(np.random.default_rng(5).integers(0, 6, size=(12, 12)), start=(3, 4))
     graph, rows = graph_of(board), rows_of(board)
     for prefix in ([], [0], [2, 2, 5, 1]):
-        answer = frontier.finish(graph, prefix)
+        answer = play_lists.finish(graph, prefix)
         assert answer[: len(prefix)] == prefix
         rest = board.ids_of(answer[len(prefix) :])
         assert rest == naive.linear_moves(after(rows, board.start, board.ids_of(prefix)), board.start)
@@ -143,17 +143,17 @@ def test_finish_with_the_basic_ai_where_greedy_costs_too_much(monkeypatch: pytes
 def test_finish_of_a_whole_answer_adds_nothing() -> None:
     board = Board(np.random.default_rng(6).integers(0, 5, size=(10, 10)))
     graph = graph_of(board)
-    whole = frontier.linear_codes(graph)
-    assert frontier.finish(graph, whole) == whole
+    whole = play_lists.linear_codes(graph)
+    assert play_lists.finish(graph, whole) == whole
 
 
 def test_new_state_after_a_prefix() -> None:
     board = Board.from_rows([[1, 2, 3], [2, 2, 3], [3, 3, 1]])
     graph = graph_of(board)
-    s = frontier.new_state(graph, board.codes_of([2]).tolist())
-    assert frontier.moves_of(s) == board.codes_of([2])
-    assert not frontier.is_done(s)
-    assert int(s.counts[frontier.N_FLOODED]) == 2  # the start's region and the 2s
+    s = play_lists.new_state(graph, board.codes_of([2]).tolist())
+    assert play_lists.moves_of(s) == board.codes_of([2])
+    assert not play_lists.is_done(s)
+    assert int(s.counts[play_lists.N_FLOODED]) == 2  # the start's region and the 2s
     assert int(s.gain[board.codes_of([3])[0]]) == 4  # the 3s around it
 
 
@@ -165,19 +165,19 @@ def test_new_state_after_a_prefix() -> None:
 def test_the_waiting_tree_finds_the_lowest_member(n: int, ops: list[tuple[bool, int]]) -> None:
     """Adding and removing members in any order, on trees of one to four levels
     (262,145 or more regions need four), the lowest member is the set's minimum."""
-    levels = frontier._tree_levels(n)
+    levels = play_lists._tree_levels(n)
     tree = np.zeros(levels[-1], dtype=np.uint64)
     members: set[int] = set()
     for add, raw in ops:
         if add and raw % n not in members:
-            frontier._tree_add(tree, levels, raw % n)
+            play_lists._tree_add(tree, levels, raw % n)
             members.add(raw % n)
         elif not add and members:
             r = sorted(members)[raw % len(members)]
-            frontier._tree_remove(tree, levels, r)
+            play_lists._tree_remove(tree, levels, r)
             members.remove(r)
         if members:
-            assert frontier._tree_lowest(tree, levels) == min(members)
+            assert play_lists._tree_lowest(tree, levels) == min(members)
         else:
             assert not tree.any()
 
@@ -188,7 +188,7 @@ def test_linear_on_a_graph_of_three_tree_levels() -> None:
     side = 70
     board = Board(np.random.default_rng(8).permutation(side * side).reshape(side, side), start=(side // 2, side // 2))
     graph = graph_of(board)
-    assert len(frontier._tree_levels(graph.n_regions)) - 1 == 3
+    assert len(play_lists._tree_levels(graph.n_regions)) - 1 == 3
     start = graph.start_region
     flooded = {start}
     waiting = graph.adj_idx[graph.adj_ptr[start] : graph.adj_ptr[start + 1]].tolist()
@@ -203,5 +203,5 @@ def test_linear_on_a_graph_of_three_tree_levels() -> None:
         for nb in graph.adj_idx[graph.adj_ptr[r] : graph.adj_ptr[r + 1]].tolist():
             if nb not in flooded:
                 heapq.heappush(waiting, nb)
-    assert frontier.linear_codes(graph) == expected
+    assert play_lists.linear_codes(graph) == expected
     assert len(expected) == side * side - 1

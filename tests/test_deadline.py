@@ -1,9 +1,8 @@
 """``colorit.solvers.deadline``: a time limit is a promise whatever the solver does. Test-only
 solvers, registered in this process for the span of a test, misbehave on purpose: one
-never returns, one runs out of memory, one reports late. The guard answers by the hard
-deadline with the best answer reported, checked; a stop request is answered within
-``STOP_GRACE_S``; ``build_solution`` never lets an answer that does not solve the board
-out."""
+never returns, one runs out of memory, one reports late. The deadline guard answers by the hard deadline with the best answer
+reported, checked; a stop request is answered within ``STOP_GRACE_S``; ``build_solution``
+never lets an answer that does not solve the board out."""
 
 from __future__ import annotations
 
@@ -19,11 +18,11 @@ import pytest
 from cli_support import env, registered
 
 from colorit import Board, Control, Limits, RegionGraph, SolutionError, solve
-from colorit.game import play_lists as frontier
+from colorit.game import play_lists
 from colorit.game.generate import random_board
 from colorit.game.graph import GraphTooBig
 from colorit.solvers import Outcome, get_solver
-from colorit.solvers import deadline as guard_mod
+from colorit.solvers import deadline
 from colorit.solvers.deadline import STOP_GRACE_S, build_solution, hard_deadline_for, run_guarded
 
 BOARD = random_board(30, 30, 6, seed=11)
@@ -50,9 +49,7 @@ def greedy_codes(graph: RegionGraph) -> list[int]:
 
 
 def linear_codes(graph: RegionGraph) -> list[int]:
-    from colorit.game import play_lists as frontier
-
-    return frontier.linear_codes(graph)
+    return play_lists.linear_codes(graph)
 
 
 def stubborn(release: threading.Event, report: bool = True, bound: int = 0):  # type: ignore[no-untyped-def]
@@ -111,7 +108,7 @@ def test_hard_deadline_for() -> None:
     assert hard_deadline_for(Control()) == math.inf
     control = Control(Limits(time=2.0))
     assert hard_deadline_for(control) == pytest.approx(
-        control.deadline + 2.0 * guard_mod.OVERRUN_SHARE + guard_mod.OVERRUN_FIXED
+        control.deadline + 2.0 * deadline.OVERRUN_SHARE + deadline.OVERRUN_FIXED
     )
     assert hard_deadline_for(control) - control.started <= 2.0 * 1.05 + 0.02
 
@@ -148,12 +145,12 @@ def test_out_of_memory_where_greedy_costs_too_much_keeps_the_basic_ai(monkeypatc
     start would only play the basic AI again: the answer held is kept, nothing replayed."""
     board = random_board(20, 20, 5, seed=3)
     graph = RegionGraph.from_board(board)
-    monkeypatch.setattr(frontier, "GREEDY_FINISH_WORK", 0)
+    monkeypatch.setattr(play_lists, "GREEDY_FINISH_WORK", 0)
 
     def no_finish(graph: RegionGraph, prefix: list[int]) -> list[int]:
         raise AssertionError("finish played")
 
-    monkeypatch.setattr(frontier, "finish", no_finish)
+    monkeypatch.setattr(play_lists, "finish", no_finish)
 
     def fn(graph: RegionGraph, control: Control) -> Outcome:
         raise GraphTooBig("too many colours for the tables")
@@ -183,7 +180,7 @@ def test_a_stop_request_is_answered_within_the_grace(release: threading.Event) -
         sol = solve(BOARD, "stubborn-guard", control=control)
         wall = time.monotonic() - t0
     # not before the grace, and by the stop rather than the 30 s limit (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
-    assert 0.2 + STOP_GRACE_S <= wall + 0.01 < 0.2 + STOP_GRACE_S + guard_mod.POLL_S + 10
+    assert 0.2 + STOP_GRACE_S <= wall + 0.01 < 0.2 + STOP_GRACE_S + deadline.POLL_S + 10
     assert sol.stopped == "signal"
     BOARD.check(list(sol.moves))
 
@@ -201,7 +198,7 @@ def test_a_stop_request_to_a_cooperative_solver_is_answered_at_once() -> None:
     with registered("sleepy-guard", sleepy):
         t0 = time.monotonic()
         sol = solve(BOARD, "sleepy-guard", control=control)
-    assert time.monotonic() - t0 < 0.2 + guard_mod.POLL_S + 10  # the stop, not the 30 s limit (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
+    assert time.monotonic() - t0 < 0.2 + deadline.POLL_S + 10  # the stop, not the 30 s limit (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
     assert sol.stopped == "signal"
 
 
@@ -312,15 +309,15 @@ def test_a_warm_solve_with_a_long_limit_runs_on_the_callers_thread(monkeypatch: 
     """Where its kernels are loaded (``mark_warm``) and its limit is long, a solve skips
     the solver thread; otherwise it keeps it (a first compile or a short limit must not
     hold up the answer)."""
-    monkeypatch.setattr(guard_mod, "_warm", {})
+    monkeypatch.setattr(deadline, "_warm", {})
     threads: list[threading.Thread] = []
 
     def fn(graph: RegionGraph, control: Control) -> Outcome:
         threads.append(threading.current_thread())
         return Outcome(linear_codes(graph), False, 0)
 
-    width = guard_mod.compiled_width(RegionGraph.from_board(BOARD).n_words)
-    long_limit = guard_mod.INLINE_LIMIT_S
+    width = deadline.compiled_width(RegionGraph.from_board(BOARD).n_words)
+    long_limit = deadline.INLINE_LIMIT_S
     with registered("test-warm", fn) as spec:
         cases = [
             (None, long_limit, False),  # not loaded
@@ -331,7 +328,7 @@ def test_a_warm_solve_with_a_long_limit_runs_on_the_callers_thread(monkeypatch: 
         ]
         for widths, limit, inline in cases:
             if widths is not None or inline:
-                guard_mod.mark_warm("test-warm", widths)
+                deadline.mark_warm("test-warm", widths)
             solution = run_guarded(BOARD, spec, Control(Limits(time=limit)))
             assert (threads[-1] is threading.current_thread()) == inline, (widths, limit)
             BOARD.check(solution.moves)
@@ -339,14 +336,14 @@ def test_a_warm_solve_with_a_long_limit_runs_on_the_callers_thread(monkeypatch: 
 
 
 def test_mark_warm_adds_widths_and_any_width_stays_any() -> None:
-    saved = dict(guard_mod._warm)
+    saved = dict(deadline._warm)
     try:
-        guard_mod.mark_warm("test-marks", {2})
-        guard_mod.mark_warm("test-marks", [4])
-        assert guard_mod._warm["test-marks"] == {2, 4}
-        guard_mod.mark_warm("test-marks")
-        guard_mod.mark_warm("test-marks", {3})
-        assert guard_mod._warm["test-marks"] is None
+        deadline.mark_warm("test-marks", {2})
+        deadline.mark_warm("test-marks", [4])
+        assert deadline._warm["test-marks"] == {2, 4}
+        deadline.mark_warm("test-marks")
+        deadline.mark_warm("test-marks", {3})
+        assert deadline._warm["test-marks"] is None
     finally:
-        guard_mod._warm.clear()
-        guard_mod._warm.update(saved)
+        deadline._warm.clear()
+        deadline._warm.update(saved)

@@ -1,0 +1,273 @@
+"""A*'s node store (``astar``): the node records, the seen-state table over them, the
+open list's buckets and the small indexes beside them, grown by doubling.
+
+Each node is one row of the ``nodes`` array: the flooded set (bitset words), then a link
+word (parent, next in its bucket) and a meta word (moves so far, colour played, flags), so
+taking a node from the open list touches one record, not six arrays. The open list is a
+bucket queue of those records indexed by ``(f, g)``. The seen-state table (``seen``)
+points into the records, and so does the superset index (``dominance``). The small
+kernels below are the records' format: the expansion kernel (``astar_expand``) stores and
+links nodes through them, and the iterative deepening that goes on from a full store
+(``deepening``) walks the buckets and parents with them.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, NamedTuple
+
+import numpy as np
+
+from .._jit import kernel
+from ..game.bitset import hash_words
+from . import dominance
+from .seen import free_slot, home_slot, table_put
+
+#: A meta word's flag: the node is neither open nor in the seen table (a goal, or a state
+#: since reached with fewer moves by another node).
+DEAD = np.uint64(1)
+NONE = np.uint64(0xFFFFFFFF)  #: "no node" in a link word's halves
+#: Records of a search's first store (fewer under a small memory cap, ``first_capacity``).
+#: A store of this capacity is kept for the next search of its width (``NodeStore.take``).
+FIRST_CAPACITY = 1 << 12
+#: Small graphs (``astar.SMALL_GRAPH_SIZE``) of at most this many colours keep their deferred
+#: children's levels too (``StoreArrays.child_f``, a byte per colour in a word): their
+#: whole search defers, and a seventh of pc19's expansions are of nodes back for a
+#: deferred child. pc19 0.966 of the time (4% fewer bounds), random small boards of 7
+#: and 8 colours 0.93-0.94, of 5 and 6 colours 0.98-1.0 (docs/benchmarks.md).
+CHILD_LEVEL_COLOURS = 8
+#: Seconds to grow a store array, per byte of the new array, and to re-insert a node into
+#: a grown table (measured: 0.4 ns and 150 ns; doubled): a grow that would run past the
+#: deadline is not started.
+GROW_S_PER_BYTE = 1e-9
+REBUILD_S_PER_NODE = 3e-7
+#: Slots of the cache of recently expanded nodes' frontiers (a power of two). A node is
+#: mostly expanded soon after its parent (deepest first), so its frontier starts from
+#: the parent's instead of a walk of the parent's adjacency rows: 86% of pc19's
+#: expansions hit with 64 slots, and A* runs 2-3% faster on pc19, b12c12, b14c8 and
+#: floodtest; 16 and 256 slots are no better (docs/benchmarks.md).
+FRONT_CACHE_SLOTS = 64
+
+
+# --- node records: [set words..., link = parent << 32 | next, meta = g << 32 | move << 8 | flags]
+
+
+@kernel
+def _link(parent, nxt):  # type: ignore[no-untyped-def]
+    p = NONE if parent < 0 else np.uint64(parent)
+    q = NONE if nxt < 0 else np.uint64(nxt)
+    return (p << np.uint64(32)) | q
+
+
+@kernel
+def _push(nodes, heads, hi, node, parent, f, g, words):  # type: ignore[no-untyped-def]
+    """Put ``node`` (child of ``parent``) first in the open bucket ``(f, g)``."""
+    nodes[node, words] = _link(parent, heads[f, g])
+    heads[f, g] = node
+    hi[f] = max(hi[f], g)
+
+
+@kernel
+def _parent_of(link):  # type: ignore[no-untyped-def]
+    p = link >> np.uint64(32)
+    return np.int64(-1) if p == NONE else np.int64(p)
+
+
+@kernel
+def _next_of(link):  # type: ignore[no-untyped-def]
+    q = link & NONE
+    return np.int64(-1) if q == NONE else np.int64(q)
+
+
+@kernel
+def _meta(g, move, flags):  # type: ignore[no-untyped-def]
+    return (np.uint64(g) << np.uint64(32)) | (np.uint64(move & 0xFFFFFF) << np.uint64(8)) | flags
+
+
+# --- a node's deferred children (``StoreArrays.child_f``): a byte per colour, 255 = done
+
+
+@kernel
+def _child_level(known, c):  # type: ignore[no-untyped-def]
+    return np.int64((known >> np.uint64(8 * c)) & np.uint64(255))
+
+
+@kernel
+def _with_child_level(known, c, level):  # type: ignore[no-untyped-def]
+    """``known`` (all bytes 255 where nothing is written yet) with colour ``c``'s byte
+    set to ``level`` (at most 254)."""
+    return known & ~(np.uint64(255 - level) << np.uint64(8 * c))
+
+
+@kernel
+def _table_rebuild(table, nodes, n_nodes, words):  # type: ignore[no-untyped-def]
+    table[:] = 0
+    used = 0
+    for j in range(n_nodes):
+        if nodes[j, words + 1] & DEAD:
+            continue
+        h = hash_words(nodes[j, :words], nodes[j, :words])
+        table_put(table, free_slot(table, h), h, j)
+        used += 1
+    return used
+
+
+class StoreArrays(NamedTuple):
+    """The search's memory, as the kernel takes it (``NodeStore`` owns and grows it).
+
+    Invariants between slices: rows ``0 .. ctr[N_NODES] - 1`` of ``nodes`` are records
+    ``[set words..., parent << 32 | next, g << 32 | move << 8 | flags]``; every live
+    (not DEAD) record is in ``table`` once and in the bucket list ``heads[f, g]`` of its
+    ``f = g + bound``; ``hi[f]`` is at least the deepest non-empty bucket of ``f``;
+    ``recent[g, :n_recent[g] % window]`` are the last sets stored with ``g`` moves on the
+    level being expanded; ``supersets`` holds records of the store (``dominance``); row
+    ``node % len(fronts)`` of ``fronts`` holds the frontier of ``node``'s set when its last
+    word is ``node + 1`` (0: empty), so it stays right as long as records keep their rows.
+    ``child_f[node]`` (when kept) is 0 until ``node`` is expanded, then holds a byte per
+    colour: the ``f`` its child was deferred at (a lower bound on the child's), or 255
+    when the child needs no more work (stored, found, dominated, pruned, or unable to
+    beat the answer)."""
+
+    nodes: np.ndarray  #: (capacity, words + 2) uint64
+    table: np.ndarray  #: (2^k,) uint64, hash tag << 32 | node + 1
+    heads: np.ndarray  #: (ub + 1, ub + 1) int64, first node of each (f, g) bucket
+    hi: np.ndarray  #: (ub + 1,) int64
+    recent: np.ndarray  #: (ub + 1, dominance.window_for(words), words) uint64
+    n_recent: np.ndarray  #: (ub + 1,) int64
+    supersets: dominance.Supersets
+    fronts: np.ndarray  #: (FRONT_CACHE_SLOTS, words + 1) uint64
+    child_f: np.ndarray  #: (capacity,) uint64 where kept (``search``'s ``keep_child_f``), else (0,)
+
+
+@kernel
+def _plant_root(nodes, table, root):  # type: ignore[no-untyped-def]
+    """Store ``root`` as node 0 (no parent, no moves yet) and enter it in the seen
+    table: one kernel call, where five small ones each cost a call and a load."""
+    words = root.shape[0]
+    for w in range(words):
+        nodes[0, w] = root[w]
+    nodes[0, words] = _link(-1, -1)
+    nodes[0, words + 1] = _meta(0, 0, np.uint64(0))
+    h = hash_words(root, root)
+    table_put(table, home_slot(table, h), h, 0)
+
+
+@kernel
+def _path_to(nodes, words, node):  # type: ignore[no-untyped-def]
+    """The moves from the root to ``node``, following parent links."""
+    depth = 0
+    x = node
+    while _parent_of(nodes[x, words]) >= 0:
+        depth += 1
+        x = _parent_of(nodes[x, words])
+    moves = np.empty(depth, dtype=np.int64)
+    x = node
+    for i in range(depth - 1, -1, -1):
+        moves[i] = np.int64((nodes[x, words + 1] >> np.uint64(8)) & np.uint64(0xFFFFFF))
+        x = _parent_of(nodes[x, words])
+    return moves
+
+
+class NodeStore:
+    """The search's node records, seen-state table and buckets, grown by doubling.
+
+    A store of the first capacity is kept for the next search of the same width
+    (``take``/``release``): a bench solves thousands of small boards, and fresh arrays
+    for each cost more than many of their searches."""
+
+    _spare: ClassVar[dict[int, NodeStore]] = {}
+
+    def __init__(self, words: int, ub: int, capacity: int, index_bytes: float) -> None:
+        self.words = words
+        self.nodes = np.zeros((capacity, words + 2), dtype=np.uint64)
+        self.child_f = np.zeros(0, dtype=np.uint64)
+        self.table = np.zeros(capacity * 2, dtype=np.uint64)
+        self.index_bytes = index_bytes
+        self.slots = dominance.SLOTS
+        self.supersets = dominance.index_off(words)
+        self.fronts = np.zeros((FRONT_CACHE_SLOTS, words + 1), dtype=np.uint64)
+        self.first = capacity
+        self._reset(ub)
+
+    def _reset(self, ub: int) -> None:
+        self.heads = np.full((ub + 1, ub + 1), -1, dtype=np.int64)
+        self.hi = np.full(ub + 1, -1, dtype=np.int64)
+        self.recent = np.empty((ub + 1, dominance.window_for(self.words), self.words), dtype=np.uint64)
+        self.n_recent = np.zeros(ub + 1, dtype=np.int64)
+        self.fronts[:, self.words] = 0
+
+    def _index_shape(self) -> tuple[int, int]:
+        return dominance.index_shape(self.table.shape[0], self.index_bytes, self.slots)
+
+    @classmethod
+    def take(cls, words: int, ub: int, capacity: int, index_bytes: float, slots: int = dominance.SLOTS,
+             child_f: bool = False) -> NodeStore:
+        """A store for a search (``index_bytes``: the most its superset index may take;
+        ``slots``: the states a bucket of it keeps; ``child_f``: whether it keeps its
+        nodes' deferred children's levels, ``StoreArrays.child_f``)."""
+        st = cls._spare.pop(words, None)
+        if st is None or st.capacity != capacity or st.index_bytes != index_bytes:
+            st = cls(words, ub, capacity, index_bytes)
+        else:
+            st.table.fill(0)
+            st.supersets = dominance.index_off(words)
+            st._reset(ub)
+        st.slots = slots
+        if bool(st.child_f.size) != child_f:
+            st.child_f = np.zeros(st.capacity if child_f else 0, dtype=np.uint64)
+        return st
+
+    def plant_root(self, root: np.ndarray, f: int) -> None:
+        """Store ``root`` as node 0, the one open node, in the bucket ``(f, 0)``."""
+        _plant_root(self.nodes, self.table, root)
+        if self.child_f.size:
+            self.child_f[0] = 0
+        self.heads[f, 0] = 0
+        self.hi[f] = 0
+
+    def release(self) -> None:
+        if self.capacity == self.first == FIRST_CAPACITY:
+            self._spare[self.words] = self
+
+    @property
+    def capacity(self) -> int:
+        return int(self.nodes.shape[0])
+
+    def arrays(self) -> StoreArrays:
+        return StoreArrays(
+            self.nodes, self.table, self.heads, self.hi, self.recent, self.n_recent, self.supersets, self.fronts,
+            self.child_f,
+        )
+
+    def nbytes(self) -> int:
+        return (self.nodes.nbytes + self.table.nbytes + self.heads.nbytes + self.recent.nbytes
+                + self.supersets.buckets.nbytes + self.child_f.nbytes)
+
+    def grow_nodes(self, n_used: int) -> None:
+        new = np.empty((self.capacity * 2, self.words + 2), dtype=np.uint64)
+        new[:n_used] = self.nodes[:n_used]
+        self.nodes = new
+        if self.child_f.size:
+            child_f = np.zeros(self.capacity, dtype=np.uint64)
+            child_f[:n_used] = self.child_f[:n_used]
+            self.child_f = child_f
+
+    def grow_table(self, n_used: int) -> int:
+        self.table = np.empty(self.table.shape[0] * 2, dtype=np.uint64)
+        if self.table.shape[0] >= dominance.START_TABLE_SLOTS and dominance.indexed(self.words):
+            bits, slots = self._index_shape()
+            if self.supersets is dominance.index_off(self.words) or self.supersets.buckets.shape[1:] != (1 << bits, slots):
+                self.supersets = dominance.new_supersets(self.words, (bits, slots))
+                dominance.rebuild(self.supersets, self.nodes, n_used, self.words)
+        return int(_table_rebuild(self.table, self.nodes, n_used, self.words))
+
+    def path_to(self, node: int) -> list[int]:
+        return _path_to(self.nodes, self.words, node).tolist()  # type: ignore[no-any-return]
+
+
+def first_capacity(words: int, cap_bytes: float) -> int:
+    """The records of a search's first store: ``FIRST_CAPACITY``, halved (down to 16)
+    until the store fits ``cap_bytes``."""
+    first = FIRST_CAPACITY
+    while first > 16 and first * (words + 2 + 2) * 8 > cap_bytes:
+        first //= 2
+    return first
