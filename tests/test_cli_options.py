@@ -276,6 +276,9 @@ def test_the_solvers_help_lists_are_the_registry_s() -> None:
     for name, alias in SHOWN_ALIASES.items():
         assert get_solver(alias).name == name and alias in get_solver(name).aliases
     assert algorithm_list() == "auto, astar, dfs, beam, lookahead, greedy, linear (alias basic)"
+    from colorit.solvers.base import solver_list
+
+    assert solver_list() == algorithm_list()  # the library's error says it the same way
 
 
 def test_an_unknown_algorithm_lists_the_solvers_as_help_does() -> None:

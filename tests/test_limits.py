@@ -185,7 +185,7 @@ def test_ten_terabytes_is_refused_naming_the_ram() -> None:
         (lambda: Board.from_rows([[1, 2.5]]), "row 1, column 2: 2.5 is not an integer colour id"),  # type: ignore[arg-type,list-item]
         (lambda: Board(np.array([[1.5]])), "row 1, column 1: 1.5 is not an integer colour id"),
         (lambda: Board([[1]], start=(0.5, 0)), "start row must be a whole number, got 0.5"),  # type: ignore[arg-type,list-item]
-        (lambda: solve(Board.from_rows([[1, 2]]), 3), "algorithm must be a name, one of: linear, greedy"),  # type: ignore[arg-type]
+        (lambda: solve(Board.from_rows([[1, 2]]), 3), "algorithm must be a name, one of: auto, astar, dfs"),  # type: ignore[arg-type]
         (lambda: solve(Board.from_rows([[1, 2]]), "greedy", 5), "limits must be a colorit.Limits, got int"),  # type: ignore[arg-type]
         (lambda: solve([[1, 2]]), "board must be a colorit.Board, got list"),  # type: ignore[arg-type]
         (

@@ -106,7 +106,7 @@ def warm_astar(widths: set[int], only_astar: bool = False, algo: str | None = No
     """One slice of A*, of its deepening and of a beam level, and a lookahead game, at
     each of ``widths`` (see ``boards_for_widths``), and A*'s store growing: the kernels
     compiled per width (``only_astar``: A* alone). Given ``algo`` (a solver that runs
-    them), its solves at those widths are recorded as loaded (``guard.mark_warm``)."""
+    them), its solves at those widths are recorded as loaded (``deadline.mark_warm``)."""
     loaded = set()
     for board in boards_for_widths(widths):
         # the linear AI's answer is never optimal on these boards, so the searches run
@@ -183,7 +183,7 @@ if __name__ == "__main__":
 def warm_for(algo: str, boards: Sequence[Board] = ()) -> None:
     """Load or compile the kernels ``algo`` needs on ``boards``, before any clock runs:
     its own on a small board, and A*'s at each width those boards need; record them as
-    loaded (``guard.mark_warm``), so that solves with long limits skip the solver thread."""
+    loaded (``deadline.mark_warm``), so that solves with long limits skip the solver thread."""
     from ..solvers import get_solver
 
     name = get_solver(algo).name

@@ -262,11 +262,22 @@ def register(
 def get_solver(name: str) -> SolverSpec:
     """The solver registered as ``name`` or one of its aliases."""
     if not isinstance(name, str):
-        raise ColoritError(f"algorithm must be a name, one of: {', '.join(solver_names())}; got {name!r}")
+        raise ColoritError(f"algorithm must be a name, one of: {solver_list()}; got {name!r}")
     key = name.strip().lower()
     if key not in _ALIASES:
-        raise ColoritError(f"unknown algorithm {name!r}; choose one of: {', '.join(solver_names())}")
+        raise ColoritError(f"unknown algorithm {name!r}; choose one of: {solver_list()}")
     return _REGISTRY[_ALIASES[key]]
+
+
+def solver_list() -> str:
+    """``auto, astar, ..., linear (alias basic)``: the solvers as an error and the
+    command line's ``--algo`` list them, the default first and the original tool's basic
+    AI last under both its names."""
+    shown = []
+    for name in reversed(solver_names()):
+        spec = _REGISTRY[name]
+        shown.append(f"{name} (alias {spec.aliases[0]})" if spec.rank == 0 and spec.aliases else name)
+    return ", ".join(shown)
 
 
 def solver_names() -> list[str]:
