@@ -509,7 +509,7 @@ def create_app(config: ServerConfig | None = None, *, pool: SolverPool | None = 
         board = await run_in_threadpool(_board, body.board, body.start, config)
         spec = get_solver(body.algo)
         seconds = _time_limit(body.time_limit, config)
-        return _pool(request).submit(board.cells, board.start, spec.name, seconds)
+        return _pool(request).submit(board, spec.name, seconds)
 
     @app.post("/api/check", response_model=CheckAnswer, responses=_errors(400, 413, 422), tags=["solve"])
     async def check(body: CheckRequest) -> dict[str, Any]:
