@@ -6,7 +6,7 @@ import { api, ApiError, codesOf, eventStream, solveBody } from "./api.js";
 import { render } from "./board_panel.js";
 import { atPar, loadHistory, recordResult, shareText, streak } from "./daily.js";
 import { Game } from "./game.js";
-import { $, explain, positionKey, state } from "./page.js";
+import { $, copyOnClick, explain, positionKey, state } from "./page.js";
 import { moveLimit, onParStatus, ParSolve, parText, solvesFrom } from "./par.js";
 import { finish, learn, record } from "./play.js";
 import { remember } from "./settings.js";
@@ -257,13 +257,5 @@ export function wireAgainstPar() {
     }
   });
   $("replay-par").addEventListener("click", replayParLine);
-  $("copy-daily").addEventListener("click", async () => {
-    try {
-      await navigator.clipboard.writeText($("daily-share-text").textContent);
-      $("copy-daily").textContent = "copied";
-    } catch {
-      $("copy-daily").textContent = "select the text to copy";
-    }
-    setTimeout(() => ($("copy-daily").textContent = "copy"), 1500);
-  });
+  copyOnClick($("copy-daily"), () => $("daily-share-text").textContent, "select the text to copy");
 }

@@ -2,7 +2,7 @@
 // is, and its share link and CSV download.
 import { limitNow, outOfMoves, renderOnPar } from "./against_par.js";
 import { codeOfKey, colourName } from "./game.js";
-import { $, mainView, state } from "./page.js";
+import { $, copyOnClick, mainView, state } from "./page.js";
 import { shapeSvg } from "./shapes.js";
 import { shareMovesPart } from "./share.js";
 import { renderMini, renderPlayer } from "./watch.js";
@@ -101,13 +101,5 @@ export function updateDownload() {
 
 /** The share link's copy button. */
 export function wireShare() {
-  $("copy-share").addEventListener("click", async () => {
-    try {
-      await navigator.clipboard.writeText($("share").href);
-      $("copy-share").textContent = "copied";
-    } catch {
-      $("copy-share").textContent = "select the link to copy";
-    }
-    setTimeout(() => ($("copy-share").textContent = "copy link"), 1500);
-  });
+  copyOnClick($("copy-share"), () => $("share").href, "select the link to copy");
 }

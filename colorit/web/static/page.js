@@ -81,3 +81,18 @@ export function guard(fn) {
     }
   };
 }
+
+/** `button` copies `text()` to the clipboard and says "copied" for a moment (or
+ * `otherwise`, where the browser does not let it). */
+export function copyOnClick(button, text, otherwise) {
+  const label = button.textContent;
+  button.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(text());
+      button.textContent = "copied";
+    } catch {
+      button.textContent = otherwise;
+    }
+    setTimeout(() => (button.textContent = label), 1500);
+  });
+}
