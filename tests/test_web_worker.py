@@ -63,14 +63,22 @@ def test_the_region_graph_is_built_once_per_job(monkeypatch: pytest.MonkeyPatch)
         assert sum(b is board for b in built) == 1, algo
 
 
-def test_the_task_carries_the_board_as_built() -> None:
-    """Down the pipe the board keeps its palette and codes: the worker does not build
-    them again (unpickling calls no constructor)."""
+def test_the_task_carries_the_board_as_built(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Down the pipe the board keeps its palette and codes: the worker does not work
+    them out again."""
     board = Board.from_rows([[-5, 2**62], [7, -5]]).with_start((1, 1))
-    task = pickle.loads(pickle.dumps(SolveTask(board, "astar", 1.0)))
+    sent = pickle.dumps(SolveTask(board, "astar", 1.0))
+
+    def again(cells: Any) -> Any:
+        raise AssertionError("the palette and codes were worked out again")
+
+    with monkeypatch.context() as patch:
+        patch.setattr("colorit.game.board._palette_and_codes", again)
+        task = pickle.loads(sent)
     copy = task.board
     assert copy.start == (1, 1) and copy.cells.tolist() == board.cells.tolist()
     assert copy.palette.tolist() == board.palette.tolist() and copy.codes.tolist() == board.codes.tolist()
+    assert not any(a.flags.writeable for a in (copy.cells, copy.palette, copy.codes))  # read-only, as built
     answer = run(task)[-1][2]
     board.check(answer["moves"])
 

@@ -50,6 +50,20 @@ class SolveTask:
     algo: str
     time_limit: float
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as the board's checked parts, so the worker's copy is the same board,
+        read-only like the server's, with nothing worked out again."""
+        b = self.board
+        return (_task_from_parts, (b.cells, b.start, b.palette, b.codes, self.algo, self.time_limit))
+
+
+def _task_from_parts(
+    cells: Any, start: tuple[int, int], palette: Any, codes: Any, algo: str, time_limit: float
+) -> SolveTask:
+    from ..game.board import Board
+
+    return SolveTask(Board._from_parts(cells, start, palette, codes), algo, time_limit)
+
 
 class SolveJob:
     """One submitted solve, seen from the event loop: read its events in order with
