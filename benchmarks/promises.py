@@ -186,7 +186,7 @@ def web_pool(repeat: int) -> None:
 
         async def once() -> float:
             t0 = time.monotonic()
-            await pool.submit(board.cells, board.start, "greedy", 5.0).result()
+            await pool.submit(board, "greedy", 5.0).result()
             return time.monotonic() - t0
 
         report("web pool: a ready worker's greedy answer", max(asyncio.run(once()) for _ in range(repeat)), 1.0)

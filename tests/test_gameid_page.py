@@ -23,9 +23,13 @@ GAME_ID = "6x4c5m3:012340123401234012340120,13"
 
 
 def load_id(driver: Any, text: str) -> None:
+    # the game on show gets its par first: its proof fills the field with that game's ID
+    # (while nothing is typed in it), which must not land between clearing and typing
+    wait_until(driver, lambda: by_id(driver, "par").get_attribute("data-state") in ("proven", "unproven", "unknown"))
     field = by_id(driver, "game-id")
     field.clear()
     field.send_keys(text)
+    assert field.get_attribute("value") == text
     by_id(driver, "game-id-load").click()
 
 

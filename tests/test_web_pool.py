@@ -20,7 +20,7 @@ import pytest
 
 from colorit import Board
 from colorit.game.generate import random_board
-from colorit.web import pool as pool_module
+from colorit.web import processes
 from colorit.web.pool import PoolClosed, PoolFull, SolveFailed, SolverPool
 
 SAMPLE = Board.from_rows([[1, 2, 0, 0], [0, 1, 1, 0], [2, 2, 0, 1], [0, 0, 0, 1]])
@@ -37,7 +37,7 @@ def pool() -> Iterator[SolverPool]:
 
 
 def submit(p: SolverPool, board: Board, algo: str = "auto", time_limit: float = 2.0) -> Any:
-    return p.submit(board.cells, board.start, algo, time_limit)
+    return p.submit(board, algo, time_limit)
 
 
 def solve_now(p: SolverPool, board: Board, algo: str = "auto", time_limit: float = 2.0) -> dict[str, Any]:
@@ -220,8 +220,8 @@ def test_a_worker_that_dies_is_replaced() -> None:
 def test_a_solve_that_hangs_past_its_limit_is_ended(monkeypatch: pytest.MonkeyPatch) -> None:
     """A worker that stops answering (here: frozen with SIGSTOP) is killed once its solve
     is KILL_GRACE past its time limit, and replaced."""
-    monkeypatch.setattr(pool_module, "STOP_GRACE", 0.1)
-    monkeypatch.setattr(pool_module, "KILL_GRACE", 0.5)
+    monkeypatch.setattr(processes, "STOP_GRACE", 0.1)
+    monkeypatch.setattr(processes, "KILL_GRACE", 0.5)
     p = SolverPool(1, queue_size=1)
     p.start()
     try:

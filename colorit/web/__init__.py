@@ -1,7 +1,8 @@
 """The web page and API of ``colorit serve``.
 
-Light on purpose: the solver processes import ``colorit.web.pool`` and must not pay for
-the web framework, so ``create_app`` and ``serve`` are imported on first use.
+Light on purpose: the solver processes import ``colorit.web.worker`` (and the package
+with it) and must not pay for the web framework, so ``create_app`` and ``serve`` are
+imported on first use.
 
 >>> from colorit.web import ServerConfig, serve
 >>> serve(ServerConfig(port=0, workers=2), open_browser=False)  # doctest: +SKIP

@@ -41,12 +41,13 @@ def default_workers() -> int:
     return available_cpus()
 
 
-def _half_the_memory() -> int:
-    """What the library gives one search by default: half the machine's RAM (or of its
-    container's memory limit)."""
-    from ..solvers import Limits
+def default_memory_per_solve(workers: int) -> int:
+    """Each worker's share (``colorit.machine.memory_share``) of what the library gives
+    one search by default: half the machine's RAM, or of its container's memory limit.
+    All the workers at once then stay within that half."""
+    from ..machine import default_memory_bytes, memory_share
 
-    return Limits().memory_bytes()
+    return memory_share(default_memory_bytes(), workers)
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,7 @@ class ServerConfig:
         _whole("max_body_bytes", body, 1024, 1 << 34)
         memory = self.memory_per_solve
         if memory is None:
-            memory = max(64 << 20, _half_the_memory() // workers)
+            memory = default_memory_per_solve(workers)
         _whole("memory_per_solve", memory, 1 << 20, 1 << 50)
         object.__setattr__(self, "workers", workers)
         object.__setattr__(self, "max_body_bytes", body)

@@ -24,8 +24,9 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..errors import ColoritError
+from ..solvers import solver_names
 from .config import MAX_COLOURS, ServerConfig
-from .pool import PoolClosed, PoolFull, SolveFailed
+from .jobs import PoolClosed, PoolFull, SolveFailed
 
 log = logging.getLogger("colorit.web")
 
@@ -154,14 +155,7 @@ def _field_message(field: str, rest: tuple[Any, ...], kind: str, value: Any, con
     # a union's member name may follow the field in pydantic's location: keep the indices
     index = [p for p in rest if isinstance(p, int)]
     if field == "board":
-        if not index:
-            return f"board must be a list of rows of integer colour ids, got {_json_type(value)}"
-        if len(index) == 1:
-            return f"board: row {index[0] + 1} must be a list of integer colour ids, got {_json_type(value)}"
-        where = f"board: row {index[0] + 1}, column {index[1] + 1}"
-        if kind in ("greater_than_equal", "less_than_equal"):
-            return f"{where}: {shown(value)} is beyond the signed 64-bit range"
-        return f"{where}: {shown(value)} is not an integer"
+        return _board_message(index, kind, value)
     if field == "moves":
         if not index:
             return f"moves must be a list of colour ids (integers), got {_json_type(value)}"
@@ -175,10 +169,29 @@ def _field_message(field: str, rest: tuple[Any, ...], kind: str, value: Any, con
     if field == "seed":
         return f"seed must be a whole number from 0 to 2**64 - 1, or null for a random one, got {shown(value)}"
     if field == "algo":
+        if isinstance(value, str):
+            return f"unknown algorithm {value!r}; choose one of: {', '.join(solver_names())}"
         return f"algo must be an algorithm's name (a string), got {shown(value)}"
     if field == "start":
         return f'start must be [row, col] (whole numbers), "top-left" or "center", got {shown(value)}'
     return f"{field}: {kind.replace('_', ' ')}, got {shown(value)}"
+
+
+def _board_message(index: list[int], kind: str, value: Any) -> str:
+    """The message for a bad board (``index``: the row, and the column, of the bad part)."""
+    if not index:
+        if kind == "too_short":
+            return "board: a board needs at least one row"
+        return f"board must be a list of rows of integer colour ids, got {_json_type(value)}"
+    row = index[0] + 1
+    if len(index) == 1:
+        if kind == "too_short":
+            return f"board: row {row} is empty: a board needs at least one column"
+        return f"board: row {row} must be a list of integer colour ids, got {_json_type(value)}"
+    where = f"board: row {row}, column {index[1] + 1}"
+    if kind in ("greater_than_equal", "less_than"):
+        return f"{where}: {shown(value)} is beyond the signed 64-bit range"
+    return f"{where}: {shown(value)} is not an integer"
 
 
 def _query_message(path: tuple[Any, ...], kind: str, value: Any) -> str:

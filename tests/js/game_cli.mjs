@@ -1,20 +1,13 @@
-// Runs colorit/web/static/game.js for tests/test_web_game_js.py: reads one JSON request
+// Runs the page's game logic (colorit/web/static: game.js, csv.js, share.js, ids.js,
+// paint.js) for tests/test_web_game_js.py: reads one JSON request
 // on stdin ({"op": ..., "cases": [...]}) and prints one JSON answer per case, ids as
 // exact decimal strings.
 import { readFileSync } from "node:fs";
-import {
-  Board,
-  Game,
-  codeOfKey,
-  colourName,
-  decodeBoardBytes,
-  decodeShare,
-  encodeShare,
-  floodSteps,
-  parseBoardCsv,
-  parseJsonExact,
-  replay,
-} from "../../colorit/web/static/game.js";
+import { decodeBoardBytes, parseBoardCsv } from "../../colorit/web/static/csv.js";
+import { Board, Game, codeOfKey, colourName, floodSteps, replay } from "../../colorit/web/static/game.js";
+import { parseJsonExact } from "../../colorit/web/static/ids.js";
+import { floodOutline, paintFlood } from "../../colorit/web/static/paint.js";
+import { decodeShare, encodeShare } from "../../colorit/web/static/share.js";
 
 const request = parseJsonExact(readFileSync(0, "utf-8"));
 
@@ -45,11 +38,11 @@ function flood(c) {
   // paint from the start position, then to k, and compare with a full paint
   const lut = Uint32Array.from(board.ids.map((_, i) => i + 1000));
   const painted = new Uint32Array(board.size);
-  game.paint(painted, lut, null, 0);
-  for (let j = 1; j <= game.moves.length; j++) game.paint(painted, lut, j - 1, j);
-  game.paint(painted, lut, game.moves.length, k);
+  paintFlood(game, painted, lut, null, 0);
+  for (let j = 1; j <= game.moves.length; j++) paintFlood(game, painted, lut, j - 1, j);
+  paintFlood(game, painted, lut, game.moves.length, k);
   const direct = new Uint32Array(board.size);
-  game.paint(direct, lut, null, k);
+  paintFlood(game, direct, lut, null, k);
   const gridCodes = game.grid();
   return {
     grid: board.rows(gridCodes),
@@ -66,7 +59,7 @@ function flood(c) {
     flood_size: game.floodSize(),
     can_undo: game.canUndo,
     can_redo: game.canRedo,
-    outline: game.outline(),
+    outline: floodOutline(game),
     ids: board.ids,
   };
 }

@@ -8,7 +8,9 @@
 // board's ids when all are 0..35, else its colour codes (the rank of each id).
 //
 // Nothing here touches the DOM: node runs it in the tests against the Python parser.
-import { Board, BoardFormatError, boardLines, parseBoardCsv, pyRepr, startCell } from "./game.js";
+import { boardLines, parseBoardCsv, pyRepr } from "./csv.js";
+import { Board, startCell } from "./game.js";
+import { BoardFormatError } from "./ids.js";
 
 export const DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 export const MAX_COLOURS = DIGITS.length;
