@@ -8,7 +8,7 @@ import pytest
 
 from colorit.game.generate import random_board
 from colorit.game.graph import RegionGraph
-from colorit.solvers import deadline as guard
+from colorit.solvers import deadline
 from colorit.runtime.warmup import warm_for, width_key
 
 
@@ -27,15 +27,15 @@ def test_the_warm_up_allocates_little() -> None:
 def test_warm_for_records_the_solver_and_the_widths_it_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
     """A bench's solves run on its own thread only where the warm-up loaded their
     kernels: A*'s family at the widths its boards need, the others at any width."""
-    monkeypatch.setattr(guard, "_warm", {})
+    monkeypatch.setattr(deadline, "_warm", {})
     boards = [random_board(14, 14, 6, seed=1), random_board(20, 20, 6, seed=2)]
     warm_for("a*", boards)
-    assert guard._warm == {"astar": frozenset(width_key(RegionGraph.from_board(b)) for b in boards)}
-    assert len(guard._warm["astar"]) == 2
+    assert deadline._warm == {"astar": frozenset(width_key(RegionGraph.from_board(b)) for b in boards)}
+    assert len(deadline._warm["astar"]) == 2
     warm_for("lookahead", boards)  # its bound runs at the padded graph's compiled width
-    assert guard._warm["lookahead"] == guard._warm["astar"]
+    assert deadline._warm["lookahead"] == deadline._warm["astar"]
     warm_for("greedy")
-    assert guard._warm["greedy"] is None
+    assert deadline._warm["greedy"] is None
 
 
 def test_warm_for_auto_loads_its_helpers_only_where_its_boards_need_them(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -56,7 +56,7 @@ def test_warm_for_auto_loads_its_helpers_only_where_its_boards_need_them(monkeyp
 
     monkeypatch.setattr(warmup.beam, "search", recorder("beam", warmup.beam.search))
     monkeypatch.setattr(warmup.dfs, "search", recorder("dfs", warmup.dfs.search))
-    monkeypatch.setattr(guard, "_warm", {})
+    monkeypatch.setattr(deadline, "_warm", {})
 
     def helpers(boards: list) -> set[tuple[str, int]]:  # type: ignore[type-arg]
         calls.clear()
