@@ -274,7 +274,7 @@ def parse_events(text: str) -> list[tuple[str, Any]]:
         ({"board": [[1] * 51] * 50}, 413, "board: a 50x51 board has 2,550 cells, over this server's limit of 2,500"),
         ({"board": SAMPLE, "algo": "fastest"}, 422, "unknown algorithm 'fastest'; choose one of: auto, astar, dfs, beam, lookahead, greedy, linear (alias basic)"),
         ({"board": SAMPLE, "algo": 3}, 422, "algo must be an algorithm's name (a string), got 3"),
-        ({"board": SAMPLE, "algo": "AUTO"}, 422, "unknown algorithm 'AUTO'; choose one of: linear"),
+        ({"board": SAMPLE, "algo": "AUTO"}, 422, "unknown algorithm 'AUTO'; choose one of: auto, astar, dfs, beam, lookahead, greedy, linear (alias basic)"),
         ({"board": [[1, 2.0**53]]}, 422, "board: row 1, column 2: 9007199254740992.0 is not an integer"),
         ({"board": SAMPLE, "time_limit": -1}, 422, "time_limit must be a positive number of seconds, got -1"),
         ({"board": SAMPLE, "time_limit": 0}, 422, "time_limit must be a positive number of seconds, got 0"),

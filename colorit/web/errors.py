@@ -24,7 +24,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..errors import ColoritError
-from ..solvers import solver_names
+from ..solvers.base import solver_list
 from .config import MAX_COLOURS, ServerConfig
 from .jobs import PoolClosed, PoolFull, SolveFailed
 
@@ -170,7 +170,7 @@ def _field_message(field: str, rest: tuple[Any, ...], kind: str, value: Any, con
         return f"seed must be a whole number from 0 to 2**64 - 1, or null for a random one, got {shown(value)}"
     if field == "algo":
         if isinstance(value, str):
-            return f"unknown algorithm {value!r}; choose one of: {', '.join(solver_names())}"
+            return f"unknown algorithm {value!r}; choose one of: {solver_list()}"
         return f"algo must be an algorithm's name (a string), got {shown(value)}"
     if field == "start":
         return f'start must be [row, col] (whole numbers), "top-left" or "center", got {shown(value)}'
