@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from cli_support import ROOT, assert_one_line_error, datasets_file, env, in_process
-from datasets_support import blocks_set, cache_files, closed_port, lines_set, put, serve
+from datasets_support import Server, blocks_set, cache_files, closed_port, lines_set, put, serve
 
 from colorit.io import catalog
 from colorit.io.catalog import DataSet
@@ -34,6 +35,15 @@ def small(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, list[D
     return mirror, sets
 
 
+@pytest.fixture
+def served(small: tuple[Path, list[DataSet]], monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Server, list[DataSet]]]:
+    """The small sets' mirror served on 127.0.0.1, named by COLORIT_DATASETS_URL."""
+    mirror, sets = small
+    with serve(mirror) as server:
+        monkeypatch.setenv(catalog.URL_VARIABLE, server.base)
+        yield server, sets
+
+
 def test_the_listing_names_every_set_with_its_shape_total_source_and_cache_state(
     capsys: pytest.CaptureFixture[str], cache: Path
 ) -> None:
@@ -51,12 +61,10 @@ def test_the_listing_names_every_set_with_its_shape_total_source_and_cache_state
 
 
 def test_fetch_by_name_then_the_listing_says_cached(
-    capsys: pytest.CaptureFixture[str], cache: Path, small: tuple[Path, list[DataSet]], monkeypatch: pytest.MonkeyPatch
+    capsys: pytest.CaptureFixture[str], cache: Path, served: tuple[Server, list[DataSet]]
 ) -> None:
-    mirror, (tiny, blocky) = small
-    with serve(mirror) as server:
-        monkeypatch.setenv(catalog.URL_VARIABLE, server.base)
-        code, out, err = in_process(capsys, "datasets", "fetch", "tiny_b4c3n6")
+    _, (tiny, blocky) = served
+    code, out, err = in_process(capsys, "datasets", "fetch", "tiny_b4c3n6")
     assert code == 0
     assert out == f"tiny: fetched into {cache / tiny.file} (lengths: tiny_b4c3n6.opt)\n"
     assert err == "colorit datasets: fetching tiny from test-owner/test-sets@0123456\n"
@@ -68,15 +76,13 @@ def test_fetch_by_name_then_the_listing_says_cached(
 
 
 def test_fetch_all_fetches_every_set_and_a_second_time_nothing(
-    capsys: pytest.CaptureFixture[str], cache: Path, small: tuple[Path, list[DataSet]], monkeypatch: pytest.MonkeyPatch
+    capsys: pytest.CaptureFixture[str], cache: Path, served: tuple[Server, list[DataSet]]
 ) -> None:
-    mirror, sets = small
-    with serve(mirror) as server:
-        monkeypatch.setenv(catalog.URL_VARIABLE, server.base)
-        code, out, _ = in_process(capsys, "datasets", "fetch", "all", "-q")
-        assert code == 0 and len(server.requests) == 4
-        code, again, err = in_process(capsys, "datasets", "fetch", "all")
-        assert code == 0 and len(server.requests) == 4 and err == ""
+    server, sets = served
+    code, out, _ = in_process(capsys, "datasets", "fetch", "all", "-q")
+    assert code == 0 and len(server.requests) == 4
+    code, again, err = in_process(capsys, "datasets", "fetch", "all")
+    assert code == 0 and len(server.requests) == 4 and err == ""
     assert cache_files(cache) == sorted(["tiny_b4c3n6.txt", "tiny_b4c3n6.opt", "blocky_b5c4n3_center.txt",
                                          "blocky_b5c4n3_center.best"])
     assert again.splitlines() == [f"{s.name}: already in the cache: {cache / s.file}" for s in sets]
@@ -113,16 +119,14 @@ def test_every_failure_is_one_line_and_status_2_with_nothing_cached(
 
 
 def test_bench_fetches_a_set_on_first_use_and_knows_its_optima(
-    capsys: pytest.CaptureFixture[str], cache: Path, small: tuple[Path, list[DataSet]], monkeypatch: pytest.MonkeyPatch
+    capsys: pytest.CaptureFixture[str], cache: Path, served: tuple[Server, list[DataSet]]
 ) -> None:
-    mirror, (tiny, _) = small
-    with serve(mirror) as server:
-        monkeypatch.setenv(catalog.URL_VARIABLE, server.base)
-        code, out, err = in_process(capsys, "bench", "tiny", "--expect", "auto", "-q")
-        assert code == 0
-        assert err == f"colorit bench: tiny is not in the cache yet: fetching it into {cache}\n"
-        code, again, err = in_process(capsys, "bench", "tiny", "--expect", "auto", "-q")
-        assert code == 0 and err == "" and len(server.requests) == 2
+    server, (tiny, _) = served
+    code, out, err = in_process(capsys, "bench", "tiny", "--expect", "auto", "-q")
+    assert code == 0
+    assert err == f"colorit bench: tiny is not in the cache yet: fetching it into {cache}\n"
+    code, again, err = in_process(capsys, "bench", "tiny", "--expect", "auto", "-q")
+    assert code == 0 and err == "" and len(server.requests) == 2
     row = next(line.split() for line in out.splitlines() if line.startswith("tiny_b4c3n6.txt"))
     assert row[:6] == ["tiny_b4c3n6.txt", "6/6", str(tiny.total), "6", str(tiny.total), "+0"]
 
