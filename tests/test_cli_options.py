@@ -67,6 +67,7 @@ CASES: dict[str, tuple[list[str], list[tuple[str, str]]]] = {
             ("--start", "xx"), ("--start", "9,9"),
         ],
     ),
+    "datasets": ([], []),  # no option takes a value
     "show": (
         ["{board}", "-o", "{out}.gif", "-q"],
         [

@@ -35,6 +35,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "compare": ("compare", "run several algorithms on one board and tabulate their answers"),
     "generate": ("generate", "write a random board, reproducible from its seed"),
     "bench": ("bench", "solve benchmark sets of boards and report totals, times and memory"),
+    "datasets": ("datasets", "list the community's benchmark sets, fetch them into the cache by name"),
     "show": ("show", "picture a solve: an animated GIF, a PNG of key frames, or a replay in the terminal"),
     "serve": ("serve", "a local web page to play, watch the solvers and compare them with the basic AI"),
 }

@@ -52,7 +52,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "best answer and lower bound; --resume with a larger --time-limit (or --budget) "
         "solves only the unproven boards again, from their answers."
     )
-    p.add_argument("files", nargs="+", metavar="FILE", help="benchmark files, solved in file order ('-': standard input)")
+    p.add_argument(
+        "files", nargs="+", metavar="FILE",
+        help="benchmark files, solved in file order ('-': standard input), or names of sets ('colorit datasets' lists them), "
+        "fetched into the cache on first use",
+    )
     add_start(p, default=None, note="default: the set's own, the centre for files named *_center*, the top-left corner otherwise")
     add_algo(p)
     add_time_limit(p, "seconds per board; with --budget, the most a board gets", default=None)
@@ -129,6 +133,9 @@ def _plot(path: str, chart: BenchChart, guard: SignalGuard) -> None:
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
     """Run ``colorit bench`` (see the epilog for the exit status)."""
+    from ..io.fetch import resolve_paths  # set names (pc19) to their files in the cache, fetched on first use
+
+    args.files = resolve_paths(args.files, lambda line: print(f"colorit bench: {line}", file=sys.stderr, flush=True))
     t0 = time.monotonic()
     if args.scheduler is not None:
         from ..batch.dask_connection import require_dask
