@@ -1,8 +1,12 @@
 """The shell examples of README.md and docs/guide.md, run as written.
 
 Every fenced ``sh`` block is run in a temporary folder holding a copy of ``demofiles/``
-(and ``../shared`` pointing at the community's datasets where they are), with this
-checkout's ``colorit`` first on the PATH. In a block written as a session, a line
+and a ``bin/colorit`` that runs this checkout (and ``../shared`` pointing at the
+community's datasets where they are). The README is run as a new user runs it: in a
+plain shell, with no ``colorit`` on the PATH; the guide, which is read after an install,
+with this checkout's ``colorit`` first on the PATH. The benchmark sets a command names
+come from a cache filled from the datasets folder (``COLORIT_DATA_DIR``), with no
+download allowed (``COLORIT_DATASETS_URL`` names a closed port). In a block written as a session, a line
 ``$ command`` is run and the lines after it, up to the next ``$``, are the output it must
 show (standard output and error together, compared as doctest does: ``...`` stands for
 anything, runs of spaces are one space); other blocks are scripts whose every command
@@ -11,7 +15,8 @@ must exit 0. What cannot run here is left out by rule, not by hand:
 - ``bin/test`` (it is what runs this test);
 - ``docker``, ``podman`` and ``buildah`` lines (tests/test_container.py runs them where
   podman is present);
-- commands naming ``../shared/datasets`` when the datasets are not beside the checkout.
+- commands naming ``../shared/datasets``, or a set by name, when the datasets are not
+  beside the checkout.
 
 ``colorit serve`` runs until it shows its expected output, then gets Ctrl-C and must end
 cleanly.
@@ -138,15 +143,42 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return work
 
 
-def _env(work: Path) -> dict[str, str]:
-    bindir = work.parent / "pathbin"
-    bindir.mkdir(exist_ok=True)
-    exe = bindir / "colorit"
-    if not exe.exists():
-        exe.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m colorit "$@"\n')
-        exe.chmod(0o755)
-    env = dict(os.environ, PATH=f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}", COLUMNS="100", NO_COLOR="1")
+#: The sets a document names (``bench pc19``), as their files in the datasets folder.
+SETS_BY_NAME = {"pc19": "pc19_b14c6n1000"}
+
+
+def _set_cache(work: Path) -> Path:
+    """A cache of the sets the documents name, filled from the datasets folder."""
+    cache = work.parent / "data"
+    if not cache.exists():
+        cache.mkdir()
+        for stem in SETS_BY_NAME.values():
+            for suffix in (".txt", ".opt"):
+                if (DATASETS / (stem + suffix)).is_file():
+                    shutil.copyfile(DATASETS / (stem + suffix), cache / (stem + suffix))
+    return cache
+
+
+def _names_a_set(command: str) -> bool:
+    return re.search(r"\b(datasets fetch|bench)\s+(" + "|".join(SETS_BY_NAME) + r")\b", command) is not None
+
+
+def _env(work: Path, colorit_on_path: bool = True) -> dict[str, str]:
+    path = os.environ.get("PATH", "")
+    if colorit_on_path:
+        bindir = work.parent / "pathbin"
+        bindir.mkdir(exist_ok=True)
+        exe = bindir / "colorit"
+        if not exe.exists():
+            exe.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m colorit "$@"\n')
+            exe.chmod(0o755)
+        path = f"{bindir}{os.pathsep}{path}"
+    else:
+        path = os.pathsep.join(d for d in path.split(os.pathsep) if not (Path(d) / "colorit").exists())
+    env = dict(os.environ, PATH=path, COLUMNS="100", NO_COLOR="1")
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH")) if p)
+    env["COLORIT_DATA_DIR"] = str(_set_cache(work))
+    env["COLORIT_DATASETS_URL"] = "http://127.0.0.1:9/"  # nothing is downloaded here
     return env
 
 
@@ -181,12 +213,12 @@ def _run_server(step: Step, work: Path, env: dict[str, str]) -> None:
 
 @pytest.mark.parametrize("example", ALL, ids=[e.id for e in ALL])
 def test_example(example: Example, workdir: Path) -> None:
-    env = _env(workdir)
+    env = _env(workdir, colorit_on_path=example.doc != "README.md")
     ran = 0
     for step in example.steps:
         if step.command.startswith(NOT_HERE):
             continue
-        if "../shared/datasets" in step.command and not DATASETS.is_dir():
+        if ("../shared/datasets" in step.command or _names_a_set(step.command)) and not DATASETS.is_dir():
             continue
         ran += 1
         if re.match(r"(bin/)?colorit serve\b", step.command):
@@ -200,3 +232,15 @@ def test_example(example: Example, workdir: Path) -> None:
             assert _matches(step.expected, got), f"{example.id}: {step.command!r} showed:\n{got}\nexpected:\n" + "\n".join(step.expected)
     if ran == 0:
         pytest.skip("every command of this example runs elsewhere (see the module docstring)")
+
+
+def test_the_readme_is_read_in_a_few_minutes() -> None:
+    """A newcomer's page: at most 160 lines, its "How fast" at most 25 (the figures live
+    in docs/benchmarks.md), and every command of its shell blocks this checkout's
+    ``bin/colorit``, which runs in a plain shell after the set-up."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 160
+    fast = text.split("## How fast", 1)[1].split("\n## ", 1)[0]
+    assert len(fast.strip().splitlines()) <= 25
+    commands = [s.command for e in ALL if e.doc == "README.md" for s in e.steps]
+    assert commands and all(re.match(r"(bin/colorit|bin/test)\b", c) for c in commands), commands
