@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import BoardFormatError, ColoritError, OutputError, SolutionError
 
-__version__ = "0.2.0"
+__version__ = "1.0.0"
 
 #: Public name -> the module that defines it.
 _LAZY = {
