@@ -19,10 +19,10 @@ Python's start included), each one's peak resident memory taken from ``os.wait4`
 SET is a set name: pc19, floodtest, b10c15n1000, b12c12n1000, b14c8n1000, b18c6n1000,
 b24c4n1000, b24c6n1000 (``--fast`` only: its optima are not known), b10c35n1000 (ColorFill
 refuses boards of more than 16 colours), or the stem of any file in ``--sets``. Without
-SET: every set both can run. Sets are read from ``--sets FOLDER`` (the files as the
-community publishes them, e.g. ``pc19_b14c6n1000.txt`` with its ``.opt`` beside it), else
-through ``colorit.io.catalog`` when it is installed, else from ``$COLORIT_DATASETS``
-or ``../shared/datasets`` beside the repository.
+SET: every set both can run. Sets are read from ``--sets FOLDER`` or ``$COLORIT_DATASETS``
+(the files as the community publishes them, e.g. ``pc19_b14c6n1000.txt`` with its
+``.opt`` beside it), else through ``colorit.io.catalog`` (``colorit datasets``) when it is
+there, else from ``../shared/datasets`` beside the repository.
 
 Checked, every round: both exit cleanly, answer every board, and no answer is shorter
 than a proven optimum; in exact runs every answer's length is the optimum (so both
@@ -136,14 +136,12 @@ def locate_set(name: str, folder: Path | None) -> SetFiles:
 
 
 def sets_folder(arg: str | None) -> Path | None:
-    """``--sets``; else None when ``colorit.io.catalog`` is there to fetch sets by name;
-    else ``$COLORIT_DATASETS``; else ``../shared/datasets`` beside the repository."""
-    if arg:
-        return Path(arg)
+    """``--sets``, else ``$COLORIT_DATASETS``; else None when ``colorit.io.catalog`` is
+    there to fetch sets by name; else ``../shared/datasets`` beside the repository."""
+    if arg or os.environ.get("COLORIT_DATASETS"):
+        return Path(arg or os.environ["COLORIT_DATASETS"])
     if importlib.util.find_spec("colorit.io.catalog") is not None:
         return None
-    if os.environ.get("COLORIT_DATASETS"):
-        return Path(os.environ["COLORIT_DATASETS"])
     if SHARED_SETS.is_dir():
         return SHARED_SETS
     raise SetupError("where are the sets? give --sets FOLDER (or set COLORIT_DATASETS)")
@@ -411,7 +409,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    "default: every set both can run)")
     p.add_argument("--colorfill", required=True, metavar="DIR", help="a ColorFill source folder (its src/ and lib/)")
     p.add_argument("--sets", dest="folder", metavar="FOLDER", help="the folder of the set files (default: "
-                   "colorit.io.catalog where installed, else $COLORIT_DATASETS, else ../shared/datasets)")
+                   "$COLORIT_DATASETS, else colorit.io.catalog where there, else ../shared/datasets)")
     p.add_argument("--rounds", type=int, default=3, help="rounds of both programs in turns (default: 3)")
     p.add_argument("--fast", action="store_true", help=f"the fast answers: ColorFill's {FAST_STRATEGY} against "
                    f"colorit's --time-limit a board (default {DEFAULT_FAST_LIMIT:g} s)")
