@@ -431,6 +431,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     source = Path(args.colorfill).resolve()
+    started = datetime.now().astimezone().isoformat(sep=" ", timespec="seconds")
     try:
         if shutil.which("java") is None:
             raise SetupError("java not found: a Java runtime (17 or later) runs ColorFill")
@@ -448,7 +449,7 @@ def main(argv: list[str] | None = None) -> int:
     meta = {
         "mode": mode, "rounds": args.rounds, "machine": machine(),
         "pinned": f"each pinned to core {args.cpu}" if shutil.which("taskset") else "not pinned (no taskset)",
-        "date": datetime.now().astimezone().isoformat(sep=" ", timespec="seconds"),
+        "date": started,
         "colorit_commit": f"{commit or 'unknown'}{' (dirty)' if dirty else ''}",
         "python": platform.python_version(),
         "colorfill_commit": f"{cf_commit or 'unknown'}{' (modified)' if cf_dirty else ''}",
