@@ -224,7 +224,11 @@ class Build:
 def first_line(cmd: list[str]) -> str:
     """The first line ``cmd`` prints (java and javac say their version on stderr)."""
     done = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    return (done.stdout + done.stderr).strip().splitlines()[0] if (done.stdout + done.stderr).strip() else "unknown"
+    return first_line_of(done.stdout + done.stderr)
+
+
+def first_line_of(text: str) -> str:
+    return next(iter(text.strip().splitlines()), "unknown")
 
 
 def git_commit(folder: Path, short: bool = False) -> tuple[str | None, bool]:
@@ -265,7 +269,7 @@ def build_colorfill(source: Path, cache_root: Path) -> Build:
     done = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         shutil.rmtree(staging, ignore_errors=True)
-        raise SetupError(f"javac failed on {source}: {done.stderr.strip().splitlines()[-1:]}")
+        raise SetupError(f"javac failed on {source}: {first_line_of(done.stderr)}")
     for f in (source / "src").rglob("*"):  # its resources, as in its jar
         if f.is_file() and f.suffix != ".java":
             (staging / "classes" / f.relative_to(source / "src")).parent.mkdir(parents=True, exist_ok=True)
