@@ -127,9 +127,14 @@ def locate_set(name: str, folder: Path | None) -> SetFiles:
     if folder is not None:
         boards = folder / f"{stem}.txt"
     else:
-        from colorit.io import catalog  # type: ignore[attr-defined]  # (where it is installed)
+        from colorit.io.catalog import DataSetError
+        from colorit.io.fetch import resolve_paths
 
-        boards = Path(catalog.fetch(name))  # the set's boards file, fetched into the cache when missing
+        try:  # the set's boards file, fetched into the cache when missing
+            (found,) = resolve_paths([name], lambda line: print(f"reference: {line}", file=sys.stderr, flush=True))
+        except DataSetError as e:
+            raise SetupError(str(e)) from None
+        boards = Path(found)
     if not boards.is_file():
         raise SetupError(f"{name}: no {boards}")
     return SetFiles(name, boards, known_lengths_path(boards))
