@@ -29,9 +29,9 @@ from pathlib import Path
 
 import numpy as np
 
+from ..errors import BoardFormatError, ColoritError
 from ..game.board import START_CORNER, Board, palettes_and_codes, parse_start
 from .files import StrPath, read_bytes
-from ..errors import BoardFormatError, ColoritError
 
 #: The dataset alphabet: the character of colour id k is ``ALPHABET[k - 1]``.
 ALPHABET = "123456789abcdefghijklmnopqrstuvwxyz"

@@ -20,11 +20,10 @@ from collections.abc import Sequence
 
 from ..game.bitset import RUNTIME_WIDTH, WIDTH_TIERS, compiled_width, n_words
 from ..game.board import Board
-from ..io.csvfile import COMPILED_TEXT_MOVES, moves_text
 from ..game.generate import random_board
 from ..game.graph import BITSET_MAX_REGIONS, RegionGraph, count_regions
-from ..solvers import Control, Limits, astar, beam, dfs, solve, solver_names
-from ..solvers import dominance
+from ..io.csvfile import COMPILED_TEXT_MOVES, moves_text
+from ..solvers import Control, Limits, astar, beam, dfs, dominance, solve, solver_names
 from ..solvers.deadline import mark_warm
 from ..solvers.linear import linear_moves
 from ..solvers.lookahead import lookahead_moves
