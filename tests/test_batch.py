@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 
 import pytest
-from cli_support import registered, write_lengths
 
 from colorit import Board, ColoritError, Control, Limits, RegionGraph, solve
 from colorit.batch import local, report, solving
@@ -22,6 +21,8 @@ from colorit.batch.solving import BoardResult, StopFlag
 from colorit.game.generate import random_board
 from colorit.runtime.warmup import astar_widths
 from colorit.solvers import Outcome, get_solver
+
+from cli_support import registered, write_lengths
 
 ROOT = Path(__file__).resolve().parents[1]
 BOARDS = [random_board(7, 7, 5, seed=k) for k in range(12)]
@@ -129,7 +130,8 @@ def test_each_board_keeps_its_time_limit() -> None:
         release.set()
     for board, r in zip(BOARDS, results):
         assert r is not None and r.stopped == "time"
-        # answered by the deadline guard, not after the 30 s the solver holds on (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
+        # answered by the deadline guard, not after the 30 s the solver holds on (wide margin
+        # for a loaded CI machine; benchmarks/promises.py measures the promise)
         assert 0.15 <= r.elapsed < 10
         board.check(list(r.moves))
 

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import io
 
+from colorit.batch.inputs import BenchInputs, BenchOptions
 from colorit.batch.outputs import BenchOutcome, BenchOutputs, json_document
 from colorit.batch.passes import Passes
 from colorit.batch.report import FileReport, summarize
 from colorit.batch.results import Campaign, Record
-from colorit.batch.inputs import BenchInputs, BenchOptions
 from colorit.batch.solving import BoardResult, StopFlag
-from colorit.io.datasets import ALPHABET
 from colorit.game.generate import random_board
+from colorit.io.datasets import ALPHABET
 
 
 def run_over(results: list[BoardResult | None], opts: BenchOptions) -> tuple[BenchInputs, Passes, BenchOutcome]:

@@ -9,13 +9,14 @@ import time
 from pathlib import Path
 
 import pytest
-from cli_support import make_set
 
 from colorit import solve
 from colorit.batch.results import Campaign, ResultsError
 from colorit.batch.solving import BoardResult
 from colorit.cli import main as cli_main
 from colorit.io.datasets import ALPHABET, read_boards
+
+from cli_support import make_set
 
 
 def bench(*args: object) -> int:
@@ -135,7 +136,8 @@ def test_a_budget_is_kept_and_spent_in_passes(tmp_path: Path) -> None:
     assert bench(boards_file, "--budget", "6s", "--json", out) == 0
     took = time.monotonic() - t0
     doc = json.loads(out.read_text())
-    # the budget ends the run, not the boards' own limits (the 1% promise: wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
+    # the budget ends the run, not the boards' own limits (the 1% promise: wide margin for a
+    # loaded CI machine; benchmarks/promises.py measures the promise)
     assert took < 6.0 + 10
     assert doc["budget_s"] == 6.0 and doc["passes"] and doc["passes"][0]["boards"] == 24
     limits = [p["limit_s"] for p in doc["passes"]]

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from boardgen import STABLE
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -29,6 +28,8 @@ from colorit.game.bitset import (
     to_bits,
     width_shape,
 )
+
+from boardgen import STABLE
 
 WORDS = st.integers(0, 2**64 - 1)
 

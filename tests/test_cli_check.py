@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from cli_support import assert_one_line_error, board_file, in_process, run
 
 

@@ -10,7 +10,6 @@ import sys
 import time
 
 import pytest
-from cli_support import registered
 
 from colorit import solve
 from colorit.cli.context import Context, read_board
@@ -18,6 +17,8 @@ from colorit.cli.solving import describe, solve_on_time, solve_within
 from colorit.game.generate import random_board
 from colorit.runtime.signals import SignalGuard
 from colorit.solvers import Outcome, Solution, get_solver
+
+from cli_support import registered
 
 
 def test_read_board_from_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -73,6 +74,8 @@ def test_solve_within_stops_on_a_signal() -> None:
         guard._handle(int(signal.SIGINT), None)  # the signal came before the solve
         t0 = time.monotonic()
         sol = solve_within(board, "sleepy-core", 30.0, None, guard)
-    assert time.monotonic() - t0 < 10  # at once, not after the 30 s limit (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
+    assert (
+        time.monotonic() - t0 < 10
+    )  # at once, not after the 30 s limit (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
     assert sol.stopped == "signal"
     board.check(list(sol.moves))

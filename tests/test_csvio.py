@@ -25,7 +25,7 @@ from colorit.io.csvfile import (
     write_moves_csv,
 )
 
-GRID = [[1, 2, 0, 0], [0, 1, 1, 0], [2, 2, 0, 1], [0, 0, 0, 1]]
+from conftest import HAND_ROWS
 
 
 def write(tmp_path: Path, data: bytes | str, name: str = "board.csv") -> Path:
@@ -53,7 +53,7 @@ def write(tmp_path: Path, data: bytes | str, name: str = "board.csv") -> Path:
 )
 def test_accepted_variants_give_the_same_board(tmp_path: Path, text: str) -> None:
     board = read_board_csv(write(tmp_path, text))
-    assert board.cells.tolist() == GRID
+    assert board.cells.tolist() == HAND_ROWS
     assert board.start == (0, 0)
 
 

@@ -3,15 +3,16 @@ deepening from A*'s open nodes, with A*'s table as a read-only record of what it
 
 from __future__ import annotations
 
-import naive
 import pytest
-from boardgen import STABLE, boards, rows_of
 from hypothesis import given, settings
 
 from colorit import Board, Control, Limits, RegionGraph
 from colorit.game.generate import random_board
 from colorit.solvers import astar
 from colorit.solvers.linear import linear_moves
+
+import naive
+from boardgen import STABLE, boards, rows_of
 
 
 def _full_at_once(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:

@@ -7,10 +7,8 @@ stays exact."""
 
 from __future__ import annotations
 
-import naive
 import numpy as np
 import pytest
-from boardgen import STABLE, boards, rows_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +16,9 @@ from colorit import Board, Control, Limits, RegionGraph
 from colorit.game.generate import random_board
 from colorit.solvers import astar, astar_store, dominance
 from colorit.solvers.linear import linear_moves
+
+import naive
+from boardgen import STABLE, boards, rows_of
 
 WORDS = 2
 SHAPE = (0, 0)

@@ -8,19 +8,21 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cli_support import GRID, assert_one_line_error, in_process, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from naive import optimal_length
 
 from colorit import Board
+from colorit.errors import BoardFormatError, ColoritError
+from colorit.game.generate import random_board
 from colorit.io.csvfile import read_board_csv, read_board_file
 from colorit.io.datasets import read_board_set
-from colorit.errors import BoardFormatError, ColoritError
 from colorit.io.gameid import DIGITS, format_game_id, parse_game_id
-from colorit.game.generate import random_board
 
-#: cli_support.GRID (optimum 4 from the corner) as a game ID, with 2 extra moves.
+from cli_support import assert_one_line_error, in_process, run
+from conftest import HAND_CSV
+from naive import optimal_length
+
+#: conftest.HAND_CSV (optimum 4 from the corner) as a game ID, with 2 extra moves.
 GRID_ID = "4x4c3m2:1200011022010001,6"
 
 
@@ -73,7 +75,9 @@ def test_format_then_parse_gives_the_board_back(width: int, height: int, colours
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.integers(-(2**63), 2**63 - 1), min_size=1, max_size=36, unique=True), st.integers(1, 8), st.randoms(use_true_random=False))
+@given(
+    st.lists(st.integers(-(2**63), 2**63 - 1), min_size=1, max_size=36, unique=True), st.integers(1, 8), st.randoms(use_true_random=False)
+)
 def test_other_ids_are_written_by_their_rank(ids: list[int], width: int, rnd: object) -> None:
     """Ids outside 0..35 become codes: colour number minus 1, the guide's one numbering."""
     height = 3
@@ -147,7 +151,7 @@ def test_board_files_holding_an_id_read_as_the_board(tmp_path: Path) -> None:
     path = tmp_path / "board.txt"
     path.write_bytes(b"\xef\xbb\xbf" + GRID_ID.encode() + b"\r\n\r\n")
     csv_path = tmp_path / "g.csv"
-    csv_path.write_text(GRID)
+    csv_path.write_text(HAND_CSV)
     board, game = read_board_file(path)
     assert game is not None and (game.limit, game.extra) == (6, 2)
     assert board.start == (0, 0)

@@ -16,11 +16,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_gameid import BAD_IDS
 
-from ci_env import tool_or_skip
 from colorit import Board
-from colorit.io.csvfile import read_board_file
 from colorit.errors import BoardFormatError, ColoritError
+from colorit.io.csvfile import read_board_file
 from colorit.io.gameid import DIGITS, format_game_id, parse_game_id
+
+from ci_env import tool_or_skip
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "tests" / "js" / "gameid_cli.mjs"
@@ -124,7 +125,11 @@ def test_board_files_as_csvio_reads_them(tmp_path: Path) -> None:
         except BoardFormatError as e:
             assert answer == {"error": str(e).replace(str(path), "board.txt")}, text
             continue
-        want = {"rows": [[str(v) for v in row] for row in board.cells.tolist()], "start": list(board.start), "limit": game.limit if game else None}
+        want = {
+            "rows": [[str(v) for v in row] for row in board.cells.tolist()],
+            "start": list(board.start),
+            "limit": game.limit if game else None,
+        }
         assert answer == want, text
 
 

@@ -10,10 +10,16 @@ import hashlib
 import json
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from cli_support import DATASETS, ROOT
+
+from colorit.io import catalog, fetch
+from colorit.io.catalog import SETS, DataSet, DataSetError, Remote
+from colorit.io.datasets import default_start, known_lengths_path, lengths_are_proven, name_shape, read_board_set, read_lengths
+
+from cli_support import ROOT
 from datasets_support import (
     blocks_set,
     cache_files,
@@ -24,10 +30,6 @@ from datasets_support import (
     serve,
     sevenz_set,
 )
-
-from colorit.io import catalog, fetch
-from colorit.io.catalog import SETS, DataSet, DataSetError, Remote
-from colorit.io.datasets import default_start, known_lengths_path, lengths_are_proven, name_shape, read_board_set, read_lengths
 
 
 @pytest.fixture
@@ -135,13 +137,11 @@ def test_the_shipped_b24c6_optima_are_those_of_the_results_file() -> None:
 
 
 @pytest.mark.parametrize("name", [s.name for s in SETS if s.shape[2] == 1000])
-def test_the_pinned_board_files_are_those_in_shared_datasets(name: str) -> None:
+def test_the_pinned_board_files_are_those_in_shared_datasets(name: str, dataset_file: Callable[[str], Path]) -> None:
     """The SHA-256 pinned for a set is that of the same file in ../shared/datasets, and
     the catalogue's total is the sum of the lengths kept there."""
     s = catalog.lookup(name)
-    path = DATASETS / s.file
-    if not path.is_file():
-        pytest.skip(f"{path} not found (set COLORIT_DATASETS)")
+    path = dataset_file(s.file)
     data = path.read_bytes()
     assert hashlib.sha256(data).hexdigest() == s.boards_from.sha256
     assert len(data) == s.boards_from.size

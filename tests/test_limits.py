@@ -11,12 +11,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cli_support import assert_one_line_error, board_file, in_process
 
 from colorit import Board, ColoritError, Control, Limits, solve
 from colorit.game.generate import random_board
 from colorit.limits import MIN_MEMORY, check_memory, check_seconds, parse_memory_size, parse_seconds, whole_number
 from colorit.machine import default_memory_bytes, format_size, machine_memory
+
+from cli_support import assert_one_line_error, board_file, in_process
 
 RAM = format_size(machine_memory())
 

@@ -7,15 +7,16 @@ from __future__ import annotations
 
 import heapq
 
-import naive
 import numpy as np
 import pytest
-from boardgen import STABLE, boards, rows_of
 from hypothesis import given
 from hypothesis import strategies as st
 
 from colorit import Board, RegionGraph
 from colorit.game import play_lists
+
+import naive
+from boardgen import STABLE, boards, rows_of
 
 
 def graph_of(board: Board) -> RegionGraph:

@@ -8,8 +8,8 @@ import pytest
 
 from colorit.game.generate import random_board
 from colorit.game.graph import RegionGraph
-from colorit.solvers import deadline
 from colorit.runtime.warmup import warm_for, width_key
+from colorit.solvers import deadline
 
 
 def test_the_warm_up_allocates_little() -> None:
@@ -42,8 +42,8 @@ def test_warm_for_auto_loads_its_helpers_only_where_its_boards_need_them(monkeyp
     """auto's beam at the small board's width runs only when the boards need that
     width, its depth-first search only when a board is wider than A*'s compiled widths;
     with no boards named (a worker's start), both."""
-    from colorit.runtime import warmup
     from colorit.game.bitset import WIDTH_TIERS
+    from colorit.runtime import warmup
 
     calls: list[tuple[str, int]] = []
 
@@ -81,7 +81,9 @@ def test_astar_widths_come_from_region_counts() -> None:
     from colorit.game.board import Board
     from colorit.runtime.warmup import astar_widths
 
-    boards = [random_board(side, side, colours, seed=side) for side, colours in ((4, 3), (10, 6), (14, 6), (20, 6), (26, 6), (34, 6), (60, 6))]
+    boards = [
+        random_board(side, side, colours, seed=side) for side, colours in ((4, 3), (10, 6), (14, 6), (20, 6), (26, 6), (34, 6), (60, 6))
+    ]
     boards.append(Board.from_rows([[2, 2], [2, 2]]))
     graphs = [RegionGraph.from_board(b) for b in boards]
     expected = frozenset(width_key(g) for g in graphs if g.adjacency_bits_fit and g.n_regions > 1)

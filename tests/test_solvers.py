@@ -5,15 +5,13 @@ documented."""
 
 from __future__ import annotations
 
-import os
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-import naive
 import numpy as np
 import pytest
-from boardgen import STABLE, boards, rows_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -29,11 +27,14 @@ from colorit import (
     solve,
     solver_names,
 )
-from colorit.io.datasets import read_boards, read_lengths
 from colorit.game.generate import random_board
+from colorit.io.datasets import read_boards, read_lengths
+
+import naive
+from boardgen import STABLE, boards, rows_of
+from conftest import HAND_ROWS
 
 EXACT = ("dfs", "astar", "auto")
-GRID = [[1, 2, 0, 0], [0, 1, 1, 0], [2, 2, 0, 1], [0, 0, 0, 1]]  # optimum 4 from the corner
 
 
 def assert_valid(board: Board, sol: Solution) -> None:
@@ -67,11 +68,6 @@ def original_basic_ai(rows: list[list[int]]) -> list[int]:
     return moves
 
 
-def datasets_dir() -> Path:
-    env = os.environ.get("COLORIT_DATASETS")
-    return Path(env) if env else Path(__file__).resolve().parents[1].parent / "shared" / "datasets"
-
-
 # -- the registry and the Solution -------------------------------------------------------
 
 
@@ -99,9 +95,9 @@ def test_registered_solvers() -> None:
 )
 def test_aliases(alias: str, name: str) -> None:
     assert get_solver(alias).name == name
-    sol = solve(Board.from_rows(GRID), alias)
+    sol = solve(Board.from_rows(HAND_ROWS), alias)
     assert sol.algo == name
-    assert_valid(Board.from_rows(GRID), sol)
+    assert_valid(Board.from_rows(HAND_ROWS), sol)
 
 
 def test_unknown_solver_is_a_clear_error() -> None:
@@ -111,7 +107,7 @@ def test_unknown_solver_is_a_clear_error() -> None:
         assert name in str(err.value)
     assert "\n" not in str(err.value)
     with pytest.raises(ColoritError, match="unknown algorithm"):
-        solve(Board.from_rows(GRID), "nope")
+        solve(Board.from_rows(HAND_ROWS), "nope")
     assert issubclass(ColoritError, ValueError)
 
 
@@ -186,8 +182,8 @@ def test_linear_by_hand() -> None:
     # and (1,0)); then (1,1)=1 -> 1 (takes (1,1),(1,2) and the right column's 1s); then
     # (2,0)=2 -> 2; then (2,2)=0 -> 0, and the board is all 0
     moves = [2, 0, 1, 2, 0]
-    assert original_basic_ai(GRID) == moves
-    sol = solve(Board.from_rows(GRID), "linear")
+    assert original_basic_ai(HAND_ROWS) == moves
+    sol = solve(Board.from_rows(HAND_ROWS), "linear")
     assert list(sol.moves) == moves
     assert not sol.proven_optimal  # 5 moves where 4 will do
 
@@ -509,11 +505,11 @@ def test_astar_dives_find_shorter_answers_on_deep_boards(monkeypatch: pytest.Mon
 
 
 def test_exact_solvers_on_a_hand_board() -> None:
-    board = Board.from_rows(GRID)
+    board = Board.from_rows(HAND_ROWS)
     for algo in EXACT:
         sol = solve(board, algo)
         assert len(sol.moves) == 4 and sol.proven_optimal and sol.lower_bound == 4
-        assert naive.solved(naive.play_all(GRID, list(sol.moves)))
+        assert naive.solved(naive.play_all(HAND_ROWS, list(sol.moves)))
 
 
 # -- published optima --------------------------------------------------------------------
@@ -529,11 +525,8 @@ def test_exact_solvers_on_a_hand_board() -> None:
         ("floodtest_b19c6n1000_center", 10, "astar"),
     ],
 )
-def test_dataset_optima(name: str, count: int, algo: str) -> None:
-    folder = datasets_dir()
-    path, opt_path = folder / f"{name}.txt", folder / f"{name}.opt"
-    if not (path.is_file() and opt_path.is_file()):
-        pytest.skip(f"benchmark set {name} not found in {folder} (set COLORIT_DATASETS)")
+def test_dataset_optima(name: str, count: int, algo: str, dataset_file: Callable[[str], Path]) -> None:
+    path, opt_path = dataset_file(f"{name}.txt"), dataset_file(f"{name}.opt")
     boards_ = read_boards(path, limit=count)
     optima = read_lengths(opt_path)[:count]
     assert len(boards_) == count
@@ -605,7 +598,9 @@ def test_astar_starts_no_grow_that_would_pass_the_deadline(monkeypatch: pytest.M
     board = random_board(**HARD)
     t0 = time.monotonic()
     sol = solve(board, "astar", Limits(time=30))
-    assert time.monotonic() - t0 < 20  # at once, not after the 30 s limit (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
+    assert (
+        time.monotonic() - t0 < 20
+    )  # at once, not after the 30 s limit (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
     assert sol.stopped == "time" and not sol.proven_optimal
     assert 0 < sol.lower_bound < len(sol.moves)
     board.check(list(sol.moves))
@@ -640,7 +635,9 @@ def test_auto_goes_on_in_its_memory_after_the_cap(monkeypatch: pytest.MonkeyPatc
     warm_for("auto", [board])  # kernels compiled before timing
     t0 = time.monotonic()
     sol = solve(board, "auto", Limits(memory=2_000_000, time=1.5))
-    assert time.monotonic() - t0 < 15  # held to its limit (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
+    assert (
+        time.monotonic() - t0 < 15
+    )  # held to its limit (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
     assert "deepen" in calls, "A* did not go on after its memory cap"
     codes, lower, stopped = calls["deepen"]  # type: ignore[misc]
     assert stopped == "time" and lower > 0

@@ -16,10 +16,11 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from ci_env import tool_or_skip
 from colorit import Board
-from colorit.io.csvfile import read_board_csv
 from colorit.errors import BoardFormatError
+from colorit.io.csvfile import read_board_csv
+
+from ci_env import tool_or_skip
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "tests" / "js" / "game_cli.mjs"

@@ -136,7 +136,9 @@ def test_every_answer_carries_the_security_headers_the_413_too() -> None:
         await send({"type": "http.response.body", "body": b"ok"})
 
     layered = SecurityHeaders(BodyLimit(app, max_body_bytes=10))
-    for body in (b"short", b"x" * 100):
+
+    def post(body: bytes) -> list[dict[str, Any]]:
+        """The messages ``layered`` sends for a POST of ``body``."""
         sent: list[dict[str, Any]] = []
         parts = [{"type": "http.request", "body": body, "more_body": False}]
 
@@ -148,6 +150,9 @@ def test_every_answer_carries_the_security_headers_the_413_too() -> None:
 
         scope = {"type": "http", "method": "POST", "path": "/", "headers": [(b"content-length", str(len(body)).encode())]}
         asyncio.run(layered(scope, receive, send))
-        (start,) = [m for m in sent if m["type"] == "http.response.start"]
+        return sent
+
+    for body in (b"short", b"x" * 100):
+        (start,) = [m for m in post(body) if m["type"] == "http.response.start"]
         assert start["status"] == (200 if body == b"short" else 413)
         assert set(SECURITY_HEADERS) <= set(start["headers"])
