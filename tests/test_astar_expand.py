@@ -55,7 +55,7 @@ def prove(graph: RegionGraph, budget: int, defer_after: int) -> tuple[list[int],
     st.plant_root(pg.root, root_bound)
     ctr = new_counters(root_bound, len(best), defer_after, 0, False)
     absorbs = np.zeros(graph.n_colours, np.bool_)
-    found = []
+    found: list[int] = []
     while True:
         status = expand(pg.arrays, pg.adj_bits, pg.colour_adj, st.arrays(), ctr, absorbs, budget, pg.shape)
         if status == EXHAUSTED:

@@ -201,6 +201,7 @@ def test_a_run_warms_its_runner_and_shares_its_memory_by_the_one_rule(tmp_path: 
             assert isinstance(runner, kind) and searches == workers
             assert memory == memory_share(48 << 20, workers) == (48 << 20) // workers
             if workers > 1:
+                assert isinstance(runner, local.ProcessPool)
                 assert runner.warmed == ("auto", astar_widths(run.inputs.boards))
 
 
@@ -222,8 +223,8 @@ def _imports(path: Path) -> set[str]:
             found.update([target, *(f"{target}.{a.name}" for a in node.names)])
         elif isinstance(node, ast.Import):
             found.update(a.name for a in node.names)
-        for child in ast.iter_child_nodes(node):
-            visit(child)
+        for sub in ast.iter_child_nodes(node):
+            visit(sub)
 
     visit(ast.parse(path.read_text()))
     return {name for name in found if name.startswith("colorit")}

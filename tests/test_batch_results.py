@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,7 +24,7 @@ def bench(*args: object) -> int:
     return cli_main(["bench", *map(str, args), "--quiet"])
 
 
-def lines(path: Path) -> list[dict]:
+def lines(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 

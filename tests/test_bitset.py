@@ -129,7 +129,8 @@ def test_padded_width_is_the_smallest_tier_that_holds_the_set() -> None:
             assert compiled_width(words) == width
         else:
             assert width == words and compiled_width(words) == RUNTIME_WIDTH
-            assert isinstance(width_shape(words), np.ndarray) and width_shape(words).shape == (words,)
+            shape = width_shape(words)
+            assert isinstance(shape, np.ndarray) and shape.shape == (words,)
     assert width_shape(3) == (0, 0, 0)
 
 

@@ -64,7 +64,7 @@ def test_hand_board() -> None:
     # after 0, 2 (regions 0, 1, 3, 5 flooded) two moves remain: 0 then 1
     flooded = to_bits([0, 1, 3, 5], g.n_regions)
     assert lower_bound(g, flooded) == 2 == bits_bound(g, flooded)
-    everything = to_bits(range(8), g.n_regions)
+    everything = to_bits(list(range(8)), g.n_regions)
     assert lower_bound(g, everything) == 0 == bits_bound(g, everything)
 
 

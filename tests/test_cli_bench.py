@@ -379,9 +379,9 @@ def test_ctrl_c_stops_cleanly_with_a_summary(tmp_path: Path, workers: int, signu
     t0 = time.monotonic()
     proc.send_signal(signum)
     out, err = proc.communicate(timeout=30)
-    assert (
-        time.monotonic() - t0 < 30
-    )  # the signal ended it, not the 60 s limit (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
+    # the signal ended it, not the 60 s limit (wide margin for a loaded CI machine;
+    # benchmarks/promises.py measures the promise)
+    assert time.monotonic() - t0 < 30
     assert proc.returncode == 128 + signum, err
     assert "interrupted" in err and "Traceback" not in err
     assert "total_moves" in out

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from PIL import Image
+from PIL import GifImagePlugin, Image
 
 from colorit.cli import main
 from colorit.game.generate import random_board
@@ -46,7 +46,7 @@ def test_show_writes_a_gif_with_one_frame_per_move(tmp_path: Path) -> None:
     gif = tmp_path / "solve.gif"
     assert main(["show", str(BOARD14), str(moves), "-o", str(gif), "-q"]) == 0
     with Image.open(gif) as img:
-        assert img.format == "GIF"
+        assert isinstance(img, GifImagePlugin.GifImageFile)
         assert img.n_frames == n_moves + 1
         img.seek(img.n_frames - 1)
         last = img.convert("RGB")

@@ -271,7 +271,7 @@ def _served(image: str, *options: str) -> Iterator[tuple[str, str]]:
 def _health(url: str) -> dict[str, object]:
     status, body = _get(url + "/api/health")
     assert status == 200
-    health = json.loads(body)
+    health: dict[str, object] = json.loads(body)
     assert health["ok"] is True
     return health
 

@@ -18,7 +18,9 @@ from boardgen import STABLE, boards, rows_of
 def _full_at_once(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     """Make A*'s store full at its first node (its share of a 1 MB cap: a few bytes), so
     every search goes on by deepening; count the searches that did."""
-    monkeypatch.setattr(astar.search, "__defaults__", astar.search.__defaults__[:-1] + (1e-4,))
+    defaults = astar.search.__defaults__
+    assert defaults is not None
+    monkeypatch.setattr(astar.search, "__defaults__", defaults[:-1] + (1e-4,))
     calls = {"deepened": 0}
     real = astar._deepen
 

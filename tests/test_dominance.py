@@ -61,7 +61,8 @@ def _held(index: dominance.Supersets, nodes: np.ndarray, child: np.ndarray, g: i
 
 def _outside_projection(index: dominance.Supersets, table: int) -> np.ndarray:
     """Regions in none of table ``table``'s projection bits (as words)."""
-    return ~index.proj[table] & np.uint64(0xFFFFFFFFFFFFFFFF)
+    outside: np.ndarray = ~index.proj[table] & np.uint64(0xFFFFFFFFFFFFFFFF)
+    return outside
 
 
 words_st = st.tuples(st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1)).map(lambda t: np.array(t, dtype=np.uint64))

@@ -8,8 +8,10 @@ Each hypothesis example sends a batch of cases to one node process (tests/js/gam
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from hypothesis import HealthCheck, given, settings
@@ -30,14 +32,14 @@ NODE = tool_or_skip("node")
 BATCH = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
-def run_node(op: str, cases: list[dict]) -> list[dict]:
+def run_node(op: str, cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
     request = json.dumps({"op": op, "cases": cases})
     done = subprocess.run([NODE, str(SCRIPT)], input=request, capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)  # type: ignore[no-any-return]
 
 
-def python_parse(text: str) -> dict:
+def python_parse(text: str) -> dict[str, Any]:
     try:
         game = parse_game_id(text)
     except BoardFormatError as e:
@@ -147,14 +149,14 @@ def test_board_files_as_csvio_reads_them(tmp_path: Path) -> None:
         max_size=15,
     )
 )
-def test_the_page_writes_the_ids_python_writes(cases: list) -> None:
+def test_the_page_writes_the_ids_python_writes(cases: list[tuple[list[int], int, int, int, random.Random]]) -> None:
     requests, wants = [], []
     for pool, width, limit, extra, rnd in cases:
         small = rnd.random() < 0.5
         ids = [abs(i) % 36 for i in pool] if small else pool
         cells = np.array([[rnd.choice(ids) for _ in range(width)] for _ in range(2)], dtype=np.int64)
         try:
-            want: dict = {"text": format_game_id(Board(cells), limit, extra)}
+            want: dict[str, Any] = {"text": format_game_id(Board(cells), limit, extra)}
         except ColoritError as e:
             want = {"error": str(e)}
         requests.append({"rows": [[str(v) for v in row] for row in cells.tolist()], "limit": limit, "extra": extra})

@@ -7,6 +7,7 @@ on any failure."""
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 import time
@@ -256,8 +257,8 @@ def test_a_7z_set_without_py7zr_fails_before_any_download(
     mirror: Path, cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     s = catalog.lookup("floodtest100k")
-    real = fetch.importlib.util.find_spec
-    monkeypatch.setattr(fetch.importlib.util, "find_spec", lambda name, *a: None if name == "py7zr" else real(name, *a))
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "py7zr" else real(name, *a))  # fetch's
     with serve(mirror) as server:
         with pytest.raises(DataSetError, match=r"needs py7zr: pip install 'colorit\[7z\]'"):
             fetch.fetch(s, cache, server.base)

@@ -34,7 +34,7 @@ def play(board: Board, run: str, budget: int = 1 << 62) -> list[int]:
         calls += 1
         assert calls <= graph.n_regions, "no progress"
     assert play_lists.is_done(s)
-    return board.ids_of(play_lists.moves_of(s))  # type: ignore[no-any-return]
+    return board.ids_of(play_lists.moves_of(s))
 
 
 def after(rows: list[list[int]], start: tuple[int, int], moves: list[int]) -> list[list[int]]:

@@ -9,7 +9,7 @@ import pytest
 from colorit.game.generate import random_board
 from colorit.game.graph import RegionGraph
 from colorit.runtime.warmup import warm_for, width_key
-from colorit.solvers import deadline
+from colorit.solvers import beam, deadline, dfs
 
 
 def test_the_warm_up_allocates_little() -> None:
@@ -31,7 +31,8 @@ def test_warm_for_records_the_solver_and_the_widths_it_loaded(monkeypatch: pytes
     boards = [random_board(14, 14, 6, seed=1), random_board(20, 20, 6, seed=2)]
     warm_for("a*", boards)
     assert deadline._warm == {"astar": frozenset(width_key(RegionGraph.from_board(b)) for b in boards)}
-    assert len(deadline._warm["astar"]) == 2
+    warmed = deadline._warm["astar"]
+    assert warmed is not None and len(warmed) == 2
     warm_for("lookahead", boards)  # its bound runs at the padded graph's compiled width
     assert deadline._warm["lookahead"] == deadline._warm["astar"]
     warm_for("greedy")
@@ -43,7 +44,6 @@ def test_warm_for_auto_loads_its_helpers_only_where_its_boards_need_them(monkeyp
     width, its depth-first search only when a board is wider than A*'s compiled widths;
     with no boards named (a worker's start), both."""
     from colorit.game.bitset import WIDTH_TIERS
-    from colorit.runtime import warmup
 
     calls: list[tuple[str, int]] = []
 
@@ -54,8 +54,8 @@ def test_warm_for_auto_loads_its_helpers_only_where_its_boards_need_them(monkeyp
 
         return run
 
-    monkeypatch.setattr(warmup.beam, "search", recorder("beam", warmup.beam.search))
-    monkeypatch.setattr(warmup.dfs, "search", recorder("dfs", warmup.dfs.search))
+    monkeypatch.setattr(beam, "search", recorder("beam", beam.search))
+    monkeypatch.setattr(dfs, "search", recorder("dfs", dfs.search))
     monkeypatch.setattr(deadline, "_warm", {})
 
     def helpers(boards: list) -> set[tuple[str, int]]:  # type: ignore[type-arg]

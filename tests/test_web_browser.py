@@ -257,14 +257,19 @@ def test_share_link_reproduces_the_game(page: Any, tmp_path: Path) -> None:
         page.switch_to.new_window("tab")
         try:
             page.get(link)
-            n = len(played)
-            wait_until(page, lambda n=n: by_id(page, "board").get_attribute("data-draw-ms") is not None and moves_shown(page) == n)
-            assert (cells_shown(page, w, h) == swatches(shown_board, shown_board.replay(played))).all()
-            by_id(page, "undo").click()
-            wait_until(page, lambda n=n: moves_shown(page) == n - 1)
+            shows_the_game(page, shown_board, played, w, h)
         finally:
             page.close()
             page.switch_to.window(first)
+
+
+def shows_the_game(page: Any, board: Board, played: list[int], w: int, h: int) -> None:
+    """The page shows ``board`` (``w`` x ``h`` cells) after ``played``, and undo takes the
+    last move back."""
+    wait_until(page, lambda: by_id(page, "board").get_attribute("data-draw-ms") is not None and moves_shown(page) == len(played))
+    assert (cells_shown(page, w, h) == swatches(board, board.replay(played))).all()
+    by_id(page, "undo").click()
+    wait_until(page, lambda: moves_shown(page) == len(played) - 1)
 
 
 def test_300x300_redraws_within_a_frame(page: Any) -> None:

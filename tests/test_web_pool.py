@@ -44,7 +44,8 @@ def solve_now(p: SolverPool, board: Board, algo: str = "auto", time_limit: float
     """Submit and wait for the answer (submit needs a running loop)."""
 
     async def run() -> dict[str, Any]:
-        return await submit(p, board, algo, time_limit).result()
+        answer: dict[str, Any] = await submit(p, board, algo, time_limit).result()
+        return answer
 
     return asyncio.run(run())
 
@@ -258,9 +259,9 @@ def test_close_ends_every_process_and_every_open_job(caplog: pytest.LogCaptureFi
         await asyncio.sleep(0.3)
         t0 = time.monotonic()
         await asyncio.get_running_loop().run_in_executor(None, p.close)
-        assert (
-            time.monotonic() - t0 < 15
-        )  # not the solves' 20 s (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
+        # not the solves' 20 s (wide margin for a loaded CI machine; benchmarks/promises.py measures
+        # the promise)
+        assert time.monotonic() - t0 < 15
         failures = []
         for job in jobs:
             with pytest.raises(SolveFailed) as failed:

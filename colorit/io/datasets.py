@@ -207,7 +207,7 @@ def _boards(runs: Iterable[np.ndarray], start: str | tuple[int, int] | None, pat
     codes are worked out at once (``board.palettes_and_codes``); a start cell given as
     a pair is checked by ``Board`` on the run's first board."""
     spec = default_start(path) if start is None else start
-    boards = []
+    boards: list[Board] = []
     for run in runs:
         if not len(run):
             continue
