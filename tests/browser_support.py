@@ -1,5 +1,5 @@
 """What the page's browser tests share (test_web_browser, test_web_play,
-test_gameid_page): one server and one headless Chromium per module as fixtures
+test_web_gameid_page): one server and one headless Chromium per module as fixtures
 (``page_server``, ``browser``, ``page``; registered by conftest.py), and helpers that
 find, wait for and read what the page shows.
 

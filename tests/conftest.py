@@ -36,6 +36,36 @@ HAND_CSV = "".join(",".join(map(str, row)) + "\n" for row in HAND_ROWS)
 #: The fewest moves that flood the hand board from the top-left corner.
 HAND_OPTIMUM = 4
 
+#: Game IDs of Simon Tatham's Flood that the parsers (Python's and the page's) refuse: the
+#: text, the column the error names, and a fragment of its message.
+BAD_GAME_IDS = [
+    ("", 1, "empty game ID"),
+    ("   ", 4, "empty game ID"),
+    ("x4:0000,1", 1, "expected the width"),
+    ("4y4:0,1", 2, "expected 'x' between the width and the height"),
+    ("4x:0,1", 3, "expected the height"),
+    ("0x4:,1", 1, "a 0x4 board has no cells"),
+    ("9999x9999:0,1", 1, "more than 50,000,000 cells"),
+    ("2x2c37m0:0000,1", 5, "37 colours are more than the 36"),
+    ("2x2c0:0000,1", 5, "at least 1 colour"),
+    ("2x2cm0:0000,1", 5, "expected the number of colours"),
+    ("2x2c3mx:0000,1", 7, "expected the extra moves"),
+    ("2x2c3m0 0000,1", 8, "expected ':' after the parameters"),
+    ("2x2", 4, "expected ':'"),
+    ("2x2:000,1", 8, "the description has 3 cells, a 2x2 board needs 4"),
+    ("2x2:00000,1", 9, "the description has 5 cells, a 2x2 board needs 4"),
+    ("2x2:0000", 9, "expected ',' and the move limit"),
+    ("2x2:00a0,1", 7, "'a' is not a colour (0-9, A-Z)"),
+    ("2x2:00-0,1", 7, "'-' is not a colour"),
+    ("2x2c3m1:0030,1", 11, "'3' is colour 3, but the parameters give 3 colours (0 to 2)"),
+    ("2x2:0000,", 10, "expected the move limit (a whole number), found the end of the line"),
+    ("2x2:0000,x", 10, "expected the move limit (a whole number), found 'x'"),
+    ("2x2:0000,-3", 10, "expected the move limit"),
+    ("2x2:0000,12345678901", 10, "the move limit 12345678901 is more than 1000000000"),
+    ("2x2:0000,3,4", 11, "unexpected ',' after the move limit"),
+    ("2x2:0000,3 junk", 11, "unexpected ' ' after the move limit"),
+]
+
 
 def dataset_path(name: str) -> Path:
     """The file ``name`` of the benchmark sets; the calling test is skipped where it is missing."""
@@ -54,8 +84,9 @@ def datasets() -> Path:
 
 
 @pytest.fixture(scope="session")
-def dataset_file() -> Callable[[str], Path]:
-    """``dataset_file(name)``: a file of the benchmark sets, the test skipped where it is missing."""
+def dataset_file(datasets: Path) -> Callable[[str], Path]:
+    """``dataset_file(name)``: a file of the benchmark sets, the test skipped where the
+    folder or the file is missing."""
     return dataset_path
 
 

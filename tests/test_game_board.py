@@ -40,51 +40,51 @@ def test_board_owns_an_immutable_copy() -> None:
         board.cells[0, 0] = 5
 
 
-def test_replay_by_hand() -> None:
-    board = Board.from_rows(HAND_ROWS)
+def test_replay_by_hand(hand_board: Board) -> None:
+    board = hand_board
     assert board.replay([0]).tolist() == [[0, 2, 0, 0], [0, 1, 1, 0], [2, 2, 0, 1], [0, 0, 0, 1]]
     assert board.replay([0, 2]).tolist() == [[2, 2, 0, 0], [2, 1, 1, 0], [2, 2, 0, 1], [0, 0, 0, 1]]
     assert board.replay([0, 2, 0]).tolist() == [[0, 0, 0, 0], [0, 1, 1, 0], [0, 0, 0, 1], [0, 0, 0, 1]]
     assert board.replay(SOLUTION).tolist() == [[1] * 4] * 4
 
 
-def test_replay_leaves_the_board_alone() -> None:
-    board = Board.from_rows(HAND_ROWS)
+def test_replay_leaves_the_board_alone(hand_board: Board) -> None:
+    board = hand_board
     board.replay(SOLUTION)
     assert board.cells.tolist() == HAND_ROWS
 
 
-def test_check_accepts_the_hand_solution() -> None:
-    Board.from_rows(HAND_ROWS).check(SOLUTION)
+def test_check_accepts_the_hand_solution(hand_board: Board) -> None:
+    hand_board.check(SOLUTION)
 
 
-def test_check_accepts_a_wasted_move() -> None:
+def test_check_accepts_a_wasted_move(hand_board: Board) -> None:
     # replaying the flood's own colour, or a colour not on its border, absorbs nothing
-    Board.from_rows(HAND_ROWS).check([1, 0, 2, 0, 1])
+    hand_board.check([1, 0, 2, 0, 1])
 
 
-def test_check_rejects_an_unfinished_answer() -> None:
+def test_check_rejects_an_unfinished_answer(hand_board: Board) -> None:
     with pytest.raises(SolutionError, match="^after 3 moves the board still has 2 colours$"):
-        Board.from_rows(HAND_ROWS).check([0, 2, 0])
+        hand_board.check([0, 2, 0])
 
 
-def test_check_rejects_a_colour_not_on_the_board() -> None:
+def test_check_rejects_a_colour_not_on_the_board(hand_board: Board) -> None:
     with pytest.raises(SolutionError, match="^move 2: colour 9 does not occur on the board$"):
-        Board.from_rows(HAND_ROWS).check([0, 9, 0, 1])
+        hand_board.check([0, 9, 0, 1])
 
 
-def test_check_rejects_a_move_that_is_not_an_id() -> None:
+def test_check_rejects_a_move_that_is_not_an_id(hand_board: Board) -> None:
     with pytest.raises(SolutionError, match="move 1 is not a colour id"):
-        Board.from_rows(HAND_ROWS).check(["0"])  # type: ignore[list-item]
+        hand_board.check(["0"])  # type: ignore[list-item]
 
 
-def test_one_colour_board_needs_no_moves() -> None:
+def test_one_colour_board_needs_no_moves(hand_board: Board) -> None:
     board = Board.from_rows([[4, 4], [4, 4]])
     assert board.is_solved()
     board.check([])
-    assert not Board.from_rows(HAND_ROWS).is_solved()
+    assert not hand_board.is_solved()
     with pytest.raises(SolutionError):
-        Board.from_rows(HAND_ROWS).check([])
+        hand_board.check([])
 
 
 def test_replay_from_the_centre() -> None:
@@ -96,8 +96,8 @@ def test_replay_from_the_centre() -> None:
         board.with_start((0, 0)).check([3, 4])  # from a corner 3, 4 leaves 5 behind
 
 
-def test_with_start_keeps_the_cells() -> None:
-    board = Board.from_rows(HAND_ROWS).with_start((2, 3))
+def test_with_start_keeps_the_cells(hand_board: Board) -> None:
+    board = hand_board.with_start((2, 3))
     assert board.start == (2, 3)
     assert board.cells.tolist() == HAND_ROWS
 

@@ -16,7 +16,6 @@ from typing import Any
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_gameid import BAD_IDS
 
 from colorit import Board
 from colorit.errors import BoardFormatError, ColoritError
@@ -24,6 +23,7 @@ from colorit.io.csvfile import read_board_file
 from colorit.io.gameid import DIGITS, format_game_id, parse_game_id
 
 from ci_env import tool_or_skip
+from conftest import BAD_GAME_IDS
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "tests" / "js" / "gameid_cli.mjs"
@@ -96,9 +96,9 @@ def test_damaged_ids_give_the_same_board_or_the_same_message(texts: list[str]) -
 
 
 def test_each_bad_id_gets_the_same_message_and_column() -> None:
-    texts = [text for text, _, _ in BAD_IDS]
+    texts = [text for text, _, _ in BAD_GAME_IDS]
     got = run_node("parse", [{"text": t} for t in texts])
-    for (text, column, fragment), answer in zip(BAD_IDS, got):
+    for (text, column, fragment), answer in zip(BAD_GAME_IDS, got):
         assert answer["error"].startswith(f"game ID: column {column}: "), (text, answer)
         assert fragment in answer["error"]
     compare(texts)

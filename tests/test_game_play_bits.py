@@ -18,7 +18,7 @@ import naive
 from boardgen import STABLE, boards, cells_of, front_of
 from conftest import HAND_ROWS
 
-# The board of test_board.py. Regions in reading order of their first cell:
+# The hand board (conftest.HAND_ROWS). Regions in reading order of their first cell:
 #   R0 (0,0)=1   R1 (0,1)=2   R2 (0,2),(0,3),(1,3)=0   R3 (1,0)=0   R4 (1,1),(1,2)=1
 #   R5 (2,0),(2,1)=2   R6 (2,2),(3,2),(3,1),(3,0)=0   R7 (2,3),(3,3)=1
 
@@ -82,7 +82,7 @@ def test_play_rows_matches_play(board: Board, moves: list[int]) -> None:
 
 
 def test_play_by_hand() -> None:
-    # the hand answer 0, 2, 0, 1 of test_board.py, region by region
+    # the hand answer 0, 2, 0, 1 of test_game_board.py, region by region
     g = RegionGraph.from_board(Board.from_rows(HAND_ROWS))
     flooded = to_bits([0], g.n_regions)
     front = np.zeros_like(flooded)

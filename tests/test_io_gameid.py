@@ -19,7 +19,7 @@ from colorit.io.datasets import read_board_set
 from colorit.io.gameid import DIGITS, format_game_id, parse_game_id
 
 from cli_support import assert_one_line_error, in_process, run
-from conftest import HAND_CSV
+from conftest import BAD_GAME_IDS, HAND_CSV
 from naive import optimal_length
 
 #: conftest.HAND_CSV (optimum 4 from the corner) as a game ID, with 2 extra moves.
@@ -99,36 +99,9 @@ def test_boards_of_more_than_36_colours_have_no_id() -> None:
         format_game_id(Board.from_rows([[0, 1, 2]]), -1)
 
 
-BAD_IDS = [
-    ("", 1, "empty game ID"),
-    ("   ", 4, "empty game ID"),
-    ("x4:0000,1", 1, "expected the width"),
-    ("4y4:0,1", 2, "expected 'x' between the width and the height"),
-    ("4x:0,1", 3, "expected the height"),
-    ("0x4:,1", 1, "a 0x4 board has no cells"),
-    ("9999x9999:0,1", 1, "more than 50,000,000 cells"),
-    ("2x2c37m0:0000,1", 5, "37 colours are more than the 36"),
-    ("2x2c0:0000,1", 5, "at least 1 colour"),
-    ("2x2cm0:0000,1", 5, "expected the number of colours"),
-    ("2x2c3mx:0000,1", 7, "expected the extra moves"),
-    ("2x2c3m0 0000,1", 8, "expected ':' after the parameters"),
-    ("2x2", 4, "expected ':'"),
-    ("2x2:000,1", 8, "the description has 3 cells, a 2x2 board needs 4"),
-    ("2x2:00000,1", 9, "the description has 5 cells, a 2x2 board needs 4"),
-    ("2x2:0000", 9, "expected ',' and the move limit"),
-    ("2x2:00a0,1", 7, "'a' is not a colour (0-9, A-Z)"),
-    ("2x2:00-0,1", 7, "'-' is not a colour"),
-    ("2x2c3m1:0030,1", 11, "'3' is colour 3, but the parameters give 3 colours (0 to 2)"),
-    ("2x2:0000,", 10, "expected the move limit (a whole number), found the end of the line"),
-    ("2x2:0000,x", 10, "expected the move limit (a whole number), found 'x'"),
-    ("2x2:0000,-3", 10, "expected the move limit"),
-    ("2x2:0000,12345678901", 10, "the move limit 12345678901 is more than 1000000000"),
-    ("2x2:0000,3,4", 11, "unexpected ',' after the move limit"),
-    ("2x2:0000,3 junk", 11, "unexpected ' ' after the move limit"),
-]
 
 
-@pytest.mark.parametrize(("text", "column", "fragment"), BAD_IDS)
+@pytest.mark.parametrize(("text", "column", "fragment"), BAD_GAME_IDS)
 def test_a_bad_id_is_one_line_naming_its_column(text: str, column: int, fragment: str) -> None:
     with pytest.raises(BoardFormatError) as info:
         parse_game_id(text)

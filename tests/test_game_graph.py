@@ -1,6 +1,6 @@
 """The region graph (``colorit.game.graph``): regions, colours, sizes and adjacency of
 boards worked out by hand, checked against a naive cell-by-cell labelling on random
-boards, and its bitset tables and padded sets. The game on it is ``test_play_bits.py``'s."""
+boards, and its bitset tables and padded sets. The game on it is ``test_game_play_bits.py``'s."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from colorit.solvers.lookahead import lookahead_moves
 from boardgen import STABLE, cells_of
 from conftest import HAND_ROWS
 
-# The board of test_board.py. Regions in reading order of their first cell:
+# The hand board (conftest.HAND_ROWS). Regions in reading order of their first cell:
 #   R0 (0,0)=1   R1 (0,1)=2   R2 (0,2),(0,3),(1,3)=0   R3 (1,0)=0   R4 (1,1),(1,2)=1
 #   R5 (2,0),(2,1)=2   R6 (2,2),(3,2),(3,1),(3,0)=0   R7 (2,3),(3,3)=1
 LABELS = [[0, 1, 2, 2], [3, 4, 4, 2], [5, 5, 6, 7], [6, 6, 6, 7]]

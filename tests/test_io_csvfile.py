@@ -270,6 +270,14 @@ def test_written_grids_parse_back_to_the_same_board(
     assert read_board_csv(path).cells.tolist() == rows
 
 
+def test_every_small_board_reads_back_as_written(tmp_path: Path, small_boards: list[Board]) -> None:
+    for k, board in enumerate(small_boards):
+        path = tmp_path / f"board{k}.csv"
+        write_board_csv(path, board)
+        again = read_board_csv(path, start=board.start)
+        assert again.cells.tolist() == board.cells.tolist() and again.start == board.start
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.lists(st.lists(st.integers(-3, 3), min_size=3, max_size=3), min_size=1, max_size=5))
 def test_write_board_csv_round_trip(tmp_path_factory: pytest.TempPathFactory, rows: list[list[int]]) -> None:
