@@ -35,7 +35,7 @@ def import_numba() -> ModuleType:
             spec.loader = importlib.util.LazyLoader(spec.loader)
             lazy = importlib.util.module_from_spec(spec)
             sys.modules["importlib.metadata"] = lazy
-            importlib.metadata = lazy  # type: ignore[attr-defined]  # (what an import sets)
+            importlib.metadata = lazy  # (what an import sets)
             spec.loader.exec_module(lazy)
     hide_yaml = "yaml" not in sys.modules and not os.path.exists(NUMBA_CONFIG_FILE)
     if hide_yaml:
@@ -178,7 +178,7 @@ def load_from_cache_lean() -> bool:
         return False
     try:
         from numba.core import caching
-        from numba.core.runtime import rtsys
+        from numba.core.runtime.nrt import rtsys
     except ImportError:  # pragma: no cover (another numba layout: keep its own loader)
         return False
     cache = getattr(caching, "Cache", None)
@@ -239,13 +239,13 @@ def initialize_runtime(target_context, cache_dir: str | None) -> str:  # type: i
     ``"cached"``, ``"compiled"`` (and kept) or ``"numba"`` (or ``""`` when done already)."""
     from numba.core import config
     from numba.core.compiler_lock import global_compiler_lock
-    from numba.core.runtime import rtsys
+    from numba.core.runtime.nrt import rtsys
 
     global runtime_source
     with global_compiler_lock:  # as rtsys.initialize
         if rtsys._init:
             return ""
-        if cache_dir is None or config.NRT_STATS:
+        if cache_dir is None or config.NRT_STATS:  # type: ignore[attr-defined,unused-ignore]  # numba sets its options at run time
             rtsys.initialize(target_context)
             runtime_source = "numba"
         else:
@@ -259,7 +259,8 @@ def _runtime_from_cache(target_context, cache_dir: str) -> str:  # type: ignore[
     import pickle
 
     from llvmlite import binding as ll
-    from numba.core.runtime import _nrt_python, nrtdynmod, rtsys
+    from numba.core.runtime import _nrt_python, nrtdynmod  # type: ignore[attr-defined,unused-ignore]  # a C extension, untyped
+    from numba.core.runtime.nrt import rtsys
 
     try:
         path = runtime_cache_file(target_context, cache_dir)

@@ -1,5 +1,5 @@
 """What the CLI tests share: running ``colorit`` in this process or as a process, the
-one-line error rule, small board and answer files, benchmark sets, and a runner script
+one-line error rule, small board and answer files and sets, and a runner script
 that registers test-only solvers in a real ``colorit`` process (for the signal and
 deadline tests, which must not depend on how long a real search takes)."""
 
@@ -22,12 +22,10 @@ from colorit.cli import main
 from colorit.io.csvfile import read_board_csv, read_moves_csv
 from colorit.io.datasets import ALPHABET
 
+from conftest import HAND_CSV
+
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "demofiles" / "sample.csv"
-#: The hand board of the CLI tests: 3 colours, optimum 4 from the corner.
-GRID = "1,2,0,0\n0,1,1,0\n2,2,0,1\n0,0,0,1\n"
-#: Where the community's benchmark sets are (missing in a clean clone: tests skip).
-DATASETS = Path(os.environ.get("COLORIT_DATASETS", ROOT.parent / "shared" / "datasets"))
 
 
 def env() -> dict[str, str]:
@@ -83,7 +81,7 @@ def assert_one_line_error(stderr: str, fragment: str = "") -> str:
     return lines[0]
 
 
-def board_file(folder: Path, text: str = GRID, name: str = "board.csv") -> Path:
+def board_file(folder: Path, text: str = HAND_CSV, name: str = "board.csv") -> Path:
     path = folder / name
     path.write_text(text)
     return path
@@ -109,13 +107,6 @@ def make_set(
 
 def write_lengths(path: Path, lengths: list[int]) -> Path:
     path.write_text("".join(f"{n}\n" for n in lengths))
-    return path
-
-
-def datasets_file(name: str) -> Path:
-    path = DATASETS / name
-    if not path.is_file():
-        pytest.skip(f"benchmark set {name} not found in {DATASETS} (set COLORIT_DATASETS)")
     return path
 
 

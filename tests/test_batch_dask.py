@@ -28,9 +28,9 @@ from colorit.batch.dask_connection import INSTALL_HINT, SchedulerUnreachable, pa
 from colorit.batch.journal import JournalWriter, journal_path
 from colorit.batch.solving import BoardResult, StopFlag, solve_boards
 from colorit.cli import main as cli_main
-from colorit.io.datasets import ALPHABET, decode_moves, read_boards
 from colorit.errors import ColoritError
 from colorit.game.generate import random_board
+from colorit.io.datasets import ALPHABET, decode_moves, read_boards
 from colorit.solvers import Limits
 
 REPO = Path(__file__).resolve().parents[1]
@@ -131,7 +131,9 @@ def test_a_stop_request_stops_the_searches_on_the_workers(tmp_path: Path, cluste
     results = solve_boards(boards, "dfs", Limits(time=60), runner, stop=stop)
     took = time.monotonic() - t0
     timer.cancel()
-    assert took < 40, took  # the stop ended it, not the 60 s limit (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
+    # the stop ended it, not the 60 s limit (wide margin for a loaded CI machine;
+    # benchmarks/promises.py measures the promise)
+    assert took < 40, took
     answered = [(board, r) for board, r in zip(boards, results) if r is not None]
     assert 1 <= len(answered) <= 2  # the two running searches, stopped with their answers
     for board, r in answered:
@@ -255,7 +257,9 @@ def test_a_scheduler_without_workers_is_an_error_not_a_hang() -> None:
         t0 = time.monotonic()
         with pytest.raises(SchedulerUnreachable, match="has no workers") as e:
             DaskRunner.start(empty.scheduler_address, workers_wait=1.0)
-        assert time.monotonic() - t0 < 30  # an error, not a hang (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
+        # an error, not a hang (wide margin for a loaded CI machine; benchmarks/promises.py measures
+        # the promise)
+        assert time.monotonic() - t0 < 30
         assert "dask worker" in str(e.value)
 
 

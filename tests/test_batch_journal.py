@@ -32,6 +32,7 @@ from colorit.batch.journal import (
 )
 from colorit.batch.solving import BoardResult, solve_boards
 from colorit.cli import main as cli_main
+from colorit.game.board import Board
 from colorit.io.datasets import ALPHABET, read_boards
 from colorit.solvers import Limits
 
@@ -51,7 +52,7 @@ def bench(*args: object) -> int:
     return cli_main(["bench", *map(str, args)])
 
 
-def greedy_results(boards_file: Path) -> tuple[list, list[BoardResult]]:
+def greedy_results(boards_file: Path) -> tuple[list[Board], list[BoardResult]]:
     boards = read_boards(boards_file)
     results = solve_boards(boards, "greedy", Limits(time=60))
     assert all(r is not None for r in results)
@@ -182,7 +183,12 @@ def test_fsyncs_come_in_batches_and_none_waits_long(tmp_path: Path, monkeypatch:
     monkeypatch.setattr(journal, "SYNC_EVERY_S", 1.0)
     synced: list[float] = []
     real_fsync = os.fsync
-    monkeypatch.setattr(journal.os, "fsync", lambda fd: (synced.append(time.monotonic()), real_fsync(fd)))
+
+    def fsync(fd: int) -> None:
+        synced.append(time.monotonic())
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)  # the journal's os
     writer = JournalWriter(tmp_path / "j.journal", boards, RUN, {})
     synced.clear()  # the new file's own
     t0 = time.monotonic()

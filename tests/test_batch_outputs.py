@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import io
 
+from colorit.batch.inputs import BenchInputs, BenchOptions
 from colorit.batch.outputs import BenchOutcome, BenchOutputs, json_document
 from colorit.batch.passes import Passes
 from colorit.batch.report import FileReport, summarize
 from colorit.batch.results import Campaign, Record
-from colorit.batch.inputs import BenchInputs, BenchOptions
 from colorit.batch.solving import BoardResult, StopFlag
-from colorit.io.datasets import ALPHABET
 from colorit.game.generate import random_board
+from colorit.io.datasets import ALPHABET
 
 
 def run_over(results: list[BoardResult | None], opts: BenchOptions) -> tuple[BenchInputs, Passes, BenchOutcome]:
@@ -26,7 +26,7 @@ def run_over(results: list[BoardResult | None], opts: BenchOptions) -> tuple[Ben
 
 
 def test_moves_are_spelled_in_the_sets_characters_where_they_fit() -> None:
-    results = [BoardResult((1, 3, 2), True, 3, 0.01, 5, ""), None, BoardResult((2, 1), False, 1, 0.5, 9, "time")]
+    results: list[BoardResult | None] = [BoardResult((1, 3, 2), True, 3, 0.01, 5, ""), None, BoardResult((2, 1), False, 1, 0.5, 9, "time")]
     opts = BenchOptions(files=["set.txt"], algo="auto", time_limit=0.5)
     inputs, passes, out = run_over(results, opts)
     doc = json_document(out, passes, results, 0.6)
@@ -40,7 +40,7 @@ def test_moves_are_spelled_in_the_sets_characters_where_they_fit() -> None:
 
 def test_moves_beyond_the_sets_characters_are_numbers() -> None:
     wide = len(ALPHABET) + 4
-    results = [BoardResult((1, wide), True, 2, 0.01, 5, ""), BoardResult((2,), True, 1, 0.01, 1, "")]
+    results: list[BoardResult | None] = [BoardResult((1, wide), True, 2, 0.01, 5, ""), BoardResult((2,), True, 1, 0.01, 1, "")]
     opts = BenchOptions(files=["set.txt"])
     inputs, passes, out = run_over(results, opts)
     rows = json_document(out, passes, results, 0.1)["board_results"]
@@ -48,7 +48,7 @@ def test_moves_beyond_the_sets_characters_are_numbers() -> None:
 
 
 def test_a_campaigns_report_ends_with_its_certified_interval() -> None:
-    results = [BoardResult((1, 2, 3), True, 3, 0.01, 5, ""), BoardResult((1, 2, 1, 3), False, 3, 0.5, 9, "time")]
+    results: list[BoardResult | None] = [BoardResult((1, 2, 3), True, 3, 0.01, 5, ""), BoardResult((1, 2, 1, 3), False, 3, 0.5, 9, "time")]
     opts = BenchOptions(files=["set.txt"], results="r.jsonl")
     inputs, passes, out = run_over(results, opts)
     inputs.campaign = Campaign(None, inputs.boards)

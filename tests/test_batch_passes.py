@@ -3,9 +3,9 @@ budget's pass takes its unproven boards in (nearest a proof first)."""
 
 from __future__ import annotations
 
+from colorit.batch.inputs import BenchInputs, BenchOptions
 from colorit.batch.passes import first_todo, is_proven, promise
 from colorit.batch.results import Campaign, Record
-from colorit.batch.inputs import BenchInputs, BenchOptions
 from colorit.batch.solving import BoardResult
 from colorit.game.generate import random_board
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
-from cli_support import make_set
 
 from colorit import solve
 from colorit.batch.results import Campaign, ResultsError
@@ -17,12 +17,14 @@ from colorit.batch.solving import BoardResult
 from colorit.cli import main as cli_main
 from colorit.io.datasets import ALPHABET, read_boards
 
+from cli_support import make_set
+
 
 def bench(*args: object) -> int:
     return cli_main(["bench", *map(str, args), "--quiet"])
 
 
-def lines(path: Path) -> list[dict]:
+def lines(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
@@ -135,7 +137,8 @@ def test_a_budget_is_kept_and_spent_in_passes(tmp_path: Path) -> None:
     assert bench(boards_file, "--budget", "6s", "--json", out) == 0
     took = time.monotonic() - t0
     doc = json.loads(out.read_text())
-    # the budget ends the run, not the boards' own limits (the 1% promise: wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
+    # the budget ends the run, not the boards' own limits (the 1% promise: wide margin for a
+    # loaded CI machine; benchmarks/promises.py measures the promise)
     assert took < 6.0 + 10
     assert doc["budget_s"] == 6.0 and doc["passes"] and doc["passes"][0]["boards"] == 24
     limits = [p["limit_s"] for p in doc["passes"]]

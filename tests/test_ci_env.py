@@ -4,6 +4,7 @@ than skip when their tools are missing."""
 from __future__ import annotations
 
 import pytest
+
 from ci_env import on_ci
 
 

@@ -13,26 +13,27 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
+
+from colorit import Board, solve
+from colorit.batch.report import SUMMARY_KEYS
+from colorit.cli import main as cli_main
+from colorit.io.datasets import ALPHABET, decode_moves, read_boards
+
 from cli_support import (
     ROOT,
     assert_one_line_error,
     colorit_cmd,
-    datasets_file,
     env,
     in_process,
     make_set,
     run,
     write_lengths,
 )
-
-from colorit import Board, solve
-from colorit.batch.report import SUMMARY_KEYS
-from colorit.cli import main as cli_main
-from colorit.io.datasets import ALPHABET, decode_moves, read_boards
 
 PROGRESS = re.compile(r"^colorit bench: (\d+)/(\d+) boards \((\d+)%\), \d+ moves, \d+ s(, about \d+ s left)?$")
 
@@ -336,16 +337,17 @@ def test_progress_off_a_terminal_is_a_line_per_few_percent(tmp_path: Path) -> No
 # --------------------------------------------------------------------------- the per-board limit
 
 
-def test_per_board_limit_on_a_hard_set(tmp_path: Path) -> None:
+def test_per_board_limit_on_a_hard_set(tmp_path: Path, dataset_file: Callable[[str], Path]) -> None:
     """Issue 9: at 0.5 s per board the slowest of the first 30 b24c6 boards took 1079
     ms; the promise is 5% + 20 ms."""
-    hard = datasets_file("b24c6n1000.txt")
+    hard = dataset_file("b24c6n1000.txt")
     summary = tmp_path / "s.json"
     proc = run("bench", hard, "--limit", "30", "--time-limit", "0.5", "--json", summary, "-q", timeout=120)
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(summary.read_text())
     assert doc["boards"] == 30
-    # every board answered by its 0.5 s limit, give or take a loaded machine (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
+    # every board answered by its 0.5 s limit, give or take a loaded machine (wide margin
+    # for a loaded CI machine; benchmarks/promises.py measures the promise)
     assert doc["max_ms"] < 5000, doc
 
 
@@ -377,7 +379,9 @@ def test_ctrl_c_stops_cleanly_with_a_summary(tmp_path: Path, workers: int, signu
     t0 = time.monotonic()
     proc.send_signal(signum)
     out, err = proc.communicate(timeout=30)
-    assert time.monotonic() - t0 < 30  # the signal ended it, not the 60 s limit (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
+    # the signal ended it, not the 60 s limit (wide margin for a loaded CI machine;
+    # benchmarks/promises.py measures the promise)
+    assert time.monotonic() - t0 < 30
     assert proc.returncode == 128 + signum, err
     assert "interrupted" in err and "Traceback" not in err
     assert "total_moves" in out

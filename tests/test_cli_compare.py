@@ -12,6 +12,11 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from colorit import solve
+from colorit.cli import main
+from colorit.io.csvfile import read_board_csv
+
 from cli_support import (
     ROOT,
     SAMPLE,
@@ -21,10 +26,6 @@ from cli_support import (
     run,
     timed_run,
 )
-
-from colorit import solve
-from colorit.cli import main
-from colorit.io.csvfile import read_board_csv
 
 COLUMNS = ["algorithm", "moves", "time_s", "proven", "saving_moves", "saving_pct"]
 PROGRESS = re.compile(

@@ -7,16 +7,17 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from cli_support import ROOT, assert_one_line_error, datasets_file, env, in_process
-from datasets_support import Server, blocks_set, cache_files, closed_port, lines_set, put, serve
 
 from colorit.io import catalog
 from colorit.io.catalog import DataSet
 from colorit.io.datasets import read_lengths
+
+from cli_support import ROOT, assert_one_line_error, env, in_process
+from datasets_support import Server, blocks_set, cache_files, closed_port, lines_set, put, serve
 
 
 @pytest.fixture
@@ -141,12 +142,16 @@ def test_bench_names_neither_file_nor_set_in_one_line(
 
 
 def test_fetch_pc19_then_bench_it_reports_the_optimum(
-    capsys: pytest.CaptureFixture[str], cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    capsys: pytest.CaptureFixture[str],
+    cache: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    dataset_file: Callable[[str], Path],
 ) -> None:
     """End to end on the real board file: a mirror with pc19's boards (from
     ../shared/datasets) and an answers file made here, one line a board as long as its
     optimum there (the fetch takes only the lengths of the answers)."""
-    boards = datasets_file("pc19_b14c6n1000.txt")
+    boards = dataset_file("pc19_b14c6n1000.txt")
     optima = read_lengths(boards.with_suffix(".opt"))
     real = catalog.lookup("pc19")
     mirror = tmp_path / "mirror"

@@ -8,11 +8,12 @@ import re
 from pathlib import Path
 
 import pytest
-from cli_support import assert_one_line_error, in_process, run
 
 from colorit.cli import main
-from colorit.io.csvfile import read_board_csv
 from colorit.game.generate import random_board
+from colorit.io.csvfile import read_board_csv
+
+from cli_support import assert_one_line_error, in_process, run
 
 SEED_LINE = re.compile(r"^colorit generate: seed (\d+)$")
 

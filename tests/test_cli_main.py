@@ -11,8 +11,13 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from colorit import __version__
+from colorit.cli import COMMANDS
+from colorit.cli.options import Parser
+from colorit.runtime.signals import EXIT_PIPE
+
 from cli_support import (
-    GRID,
     assert_one_line_error,
     board_file,
     check_answer,
@@ -21,11 +26,7 @@ from cli_support import (
     in_process,
     run,
 )
-
-from colorit import __version__
-from colorit.cli import COMMANDS
-from colorit.cli.options import Parser
-from colorit.runtime.signals import EXIT_PIPE
+from conftest import HAND_CSV
 
 #: The commands whose dispatch is tested here (``show`` and ``serve`` have their own tests).
 CORE_COMMANDS = ("solve", "check", "compare", "generate", "bench")
@@ -139,7 +140,7 @@ def test_help_and_version_import_neither_numpy_nor_numba(flag: str) -> None:
 
 
 def test_errors_in_a_real_process_have_no_traceback(tmp_path: Path) -> None:
-    board = board_file(tmp_path, GRID.replace("2,2", "2,x"))
+    board = board_file(tmp_path, HAND_CSV.replace("2,2", "2,x"))
     out = tmp_path / "out.csv"
     proc = run(board, out)
     assert proc.returncode == 2

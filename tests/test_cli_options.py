@@ -10,7 +10,6 @@ import importlib
 from pathlib import Path
 
 import pytest
-from cli_support import assert_one_line_error, board_file, in_process, run
 
 from colorit.cli import COMMANDS
 from colorit.cli.options import (
@@ -34,6 +33,8 @@ from colorit.errors import ColoritError
 from colorit.limits import parse_seconds
 from colorit.machine import format_size, machine_memory
 from colorit.runtime.signals import EXIT_USAGE
+
+from cli_support import assert_one_line_error, board_file, in_process, run
 
 #: command -> (arguments before the option, [(option, bad value), ...]). ``{board}``
 #: is a small board file, ``{out}`` an output path in the test's folder.

@@ -21,9 +21,18 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from colorit import Board, Limits, SolutionError, solve, solver_names
+from colorit.cli import main
+from colorit.cli.options import algorithm_list
+from colorit.game.generate import random_board
+from colorit.io.csvfile import read_board_csv, write_board_csv
+from colorit.machine import format_size, machine_memory
+
 from boardgen import STABLE, boards
 from cli_support import (
-    GRID,
     ROOT,
     SAMPLE,
     Running,
@@ -35,15 +44,7 @@ from cli_support import (
     run,
     timed_run,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from colorit import Board, Limits, SolutionError, solve, solver_names
-from colorit.cli import main
-from colorit.cli.options import algorithm_list
-from colorit.io.csvfile import read_board_csv, write_board_csv
-from colorit.game.generate import random_board
-from colorit.machine import format_size, machine_memory
+from conftest import HAND_CSV
 
 STAMP = re.compile(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}\] \S")
 
@@ -169,7 +170,7 @@ def test_usage_and_input_errors(
     assert code == 2
     assert_one_line_error(stderr, fragment)
     assert out.read_text() == "precious\n"
-    assert board.read_text() == GRID
+    assert board.read_text() == HAND_CSV
 
 
 def test_counts_of_one_are_singular(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -220,7 +221,7 @@ def test_an_output_that_is_the_input_is_refused_by_the_real_process(tmp_path: Pa
     proc = run(board, tmp_path / "link.csv")
     assert (proc.returncode, proc.stdout) == (2, "")
     assert_one_line_error(proc.stderr, "link.csv: is the same file as the input")
-    assert board.read_text() == GRID
+    assert board.read_text() == HAND_CSV
 
 
 # --------------------------------------------------------------------------- standard streams
@@ -231,7 +232,7 @@ def test_board_from_standard_input(
 ) -> None:
     import io
 
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(GRID.encode())))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(HAND_CSV.encode())))
     out = tmp_path / "out.csv"
     code, stdout, _ = in_process(capsys, "-", out, "--algo", "greedy")
     assert code == 0
@@ -388,7 +389,9 @@ def test_every_algorithm_holds_a_short_limit_in_process(warm_kernels: None, tmp_
     out = tmp_path / "out.csv"
     t0 = time.monotonic()
     assert main([str(board), str(out), "--algo", algo, "--time-limit", "0.3", "--start", "center", "-q"]) == 0
-    assert time.monotonic() - t0 < 0.3 + 5  # held to the limit (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
+    # held to the limit (wide margin for a loaded CI machine; benchmarks/promises.py measures the
+    # promise)
+    assert time.monotonic() - t0 < 0.3 + 5
     check_answer(board, out, start="center")
 
 
@@ -405,7 +408,9 @@ def test_signal_writes_the_best_answer_and_exits_128_plus_signal(
     t0 = time.monotonic()
     run_.proc.send_signal(sig)
     got, stdout, stderr = run_.finish()
-    assert time.monotonic() - t0 < 30  # the signal ended it, not the 600 s limit (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
+    # the signal ended it, not the 600 s limit (wide margin for a loaded CI machine;
+    # benchmarks/promises.py measures the promise)
+    assert time.monotonic() - t0 < 30
     assert got == code, stderr
     assert "Traceback" not in stderr
     assert f"interrupted by {name}: the answer is the best found so far" in stdout
@@ -454,7 +459,9 @@ def test_a_solver_overrunning_its_deadline_is_cut_short(tmp_path: Path) -> None:
     t0 = time.monotonic()
     code, stdout, stderr = run_.finish(timeout=60)
     assert code == 0
-    assert time.monotonic() - t0 < 30  # the guard answered; the solver never returns (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
+    # the guard answered; the solver never returns (wide margin for a loaded CI machine;
+    # benchmarks/promises.py measures the promise)
+    assert time.monotonic() - t0 < 30
     assert stderr == ""  # no warning: the guard answered on time, as promised
     assert "the search was stopped by the time limit" in stdout
     done = float(re.search(r"done in ([\d.]+) s", stdout).group(1))  # type: ignore[union-attr]

@@ -10,14 +10,16 @@ import sys
 import time
 
 import pytest
-from cli_support import registered
 
 from colorit import solve
 from colorit.cli.context import Context, read_board
 from colorit.cli.solving import describe, solve_on_time, solve_within
 from colorit.game.generate import random_board
+from colorit.game.graph import RegionGraph
 from colorit.runtime.signals import SignalGuard
-from colorit.solvers import Outcome, Solution, get_solver
+from colorit.solvers import Control, Outcome, Solution, get_solver
+
+from cli_support import registered
 
 
 def test_read_board_from_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -32,7 +34,7 @@ def test_describe() -> None:
     assert describe(Solution((1, 2, 3), False, 0, 0.1)) == "best found, 3 moves; no lower bound known"
 
 
-def sleepy(graph, control):  # type: ignore[no-untyped-def]
+def sleepy(graph: RegionGraph, control: Control) -> Outcome:
     """A test solver: the basic AI's answer at once, then wait for a stop."""
     outcome: Outcome = get_solver("linear").fn(graph, control)
     while not control.should_stop():
@@ -73,6 +75,8 @@ def test_solve_within_stops_on_a_signal() -> None:
         guard._handle(int(signal.SIGINT), None)  # the signal came before the solve
         t0 = time.monotonic()
         sol = solve_within(board, "sleepy-core", 30.0, None, guard)
-    assert time.monotonic() - t0 < 10  # at once, not after the 30 s limit (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
+    # at once, not after the 30 s limit (wide margin for a loaded CI machine;
+    # benchmarks/promises.py measures the promise)
+    assert time.monotonic() - t0 < 10
     assert sol.stopped == "signal"
     board.check(list(sol.moves))

@@ -43,7 +43,9 @@ DOCKERIGNORE = REPO / ".dockerignore"
 GUIDE = REPO / "docs" / "guide.md"
 
 IMAGE = os.environ.get("COLORIT_IMAGE", "localhost/colorit")
-BASE_IMAGES = [b for b in (os.environ.get("COLORIT_BASE_IMAGE"), "docker.io/library/python:3.11-slim", "localhost/colorit-base:bookworm") if b]
+BASE_IMAGES = [
+    b for b in (os.environ.get("COLORIT_BASE_IMAGE"), "docker.io/library/python:3.11-slim", "localhost/colorit-base:bookworm") if b
+]
 #: A first build installs the wheels and compiles every kernel (minutes on a small
 #: machine); later builds reuse podman's cached layers.
 BUILD_TIMEOUT_S = 1800
@@ -168,7 +170,10 @@ def image() -> str:
         pytest.skip("podman is not installed")
     base = next((b for b in BASE_IMAGES if _podman("image", "exists", b, check=False).returncode == 0), None)
     if base is None:
-        pytest.skip(f"no base image here: podman pull python:3.11-slim, or name a local one in COLORIT_BASE_IMAGE (looked for {', '.join(BASE_IMAGES)})")
+        pytest.skip(
+            "no base image here: podman pull python:3.11-slim, or name a local one in "
+            f"COLORIT_BASE_IMAGE (looked for {', '.join(BASE_IMAGES)})"
+        )
     started = time.monotonic()
     build = _podman("build", "--pull=never", "--build-arg", f"BASE_IMAGE={base}", "-t", IMAGE, str(REPO), timeout=BUILD_TIMEOUT_S)
     print(f"podman build from {base}: {time.monotonic() - started:.0f} s", file=sys.stderr)
@@ -266,7 +271,7 @@ def _served(image: str, *options: str) -> Iterator[tuple[str, str]]:
 def _health(url: str) -> dict[str, object]:
     status, body = _get(url + "/api/health")
     assert status == 200
-    health = json.loads(body)
+    health: dict[str, object] = json.loads(body)
     assert health["ok"] is True
     return health
 

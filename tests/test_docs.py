@@ -38,9 +38,10 @@ from pathlib import Path
 
 import pytest
 
+from conftest import DATASETS
+
 REPO = Path(__file__).resolve().parents[1]
 DOCS = [REPO / "README.md", REPO / "docs" / "guide.md"]
-DATASETS = Path(os.environ.get("COLORIT_DATASETS") or REPO.parent / "shared" / "datasets")
 NOT_HERE = ("bin/test", "docker ", "podman ", "buildah ")
 COMMAND_TIMEOUT_S = 240
 _FENCE = re.compile(r"^```(\S*)[^\n]*\n(.*?)^```", re.M | re.S)

@@ -7,10 +7,11 @@ import os
 from pathlib import Path
 
 import pytest
-from cli_support import board_file
 
 from colorit.errors import ColoritError, OutputError
 from colorit.io.files import check_files
+
+from cli_support import board_file
 
 
 def refused(inputs: list[object], outputs: list[object], fragment: str) -> None:

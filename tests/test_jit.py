@@ -87,13 +87,13 @@ def test_the_vectorizer_is_on_for_wide_compiles_only_and_switched_back(monkeypat
         return real(self, sig)
 
     monkeypatch.setattr(CPUDispatcher, "compile", spy)
-    before = numba.core.config.SLP_VECTORIZE
+    before = numba.core.config.SLP_VECTORIZE  # type: ignore[attr-defined,unused-ignore]  # numba sets its options at run time
     strided = np.zeros(8, dtype=np.uint64)[::2]  # a layout no other test compiles for
     for width, slp in ((2, before), (3, 1), (4, 1)):
         seen.clear()
         assert _missing_bits(strided[:width], strided[:width], (0,) * width) == 0
         assert seen and seen[0] == slp
-        assert numba.core.config.SLP_VECTORIZE == before
+        assert numba.core.config.SLP_VECTORIZE == before  # type: ignore[attr-defined,unused-ignore]  # (as above)
 
 
 # --- numba imported without PyYAML and with ``importlib.metadata`` lazy (``import_numba``)

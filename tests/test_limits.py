@@ -11,12 +11,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cli_support import assert_one_line_error, board_file, in_process
 
 from colorit import Board, ColoritError, Control, Limits, solve
 from colorit.game.generate import random_board
-from colorit.limits import MIN_MEMORY, check_memory, check_seconds, parse_memory_size, parse_seconds, whole_number
-from colorit.machine import default_memory_bytes, format_size, machine_memory
+from colorit.limits import check_memory, check_seconds, parse_memory_size, parse_seconds, whole_number
+from colorit.machine import MIN_MEMORY, default_memory_bytes, format_size, machine_memory
+
+from cli_support import assert_one_line_error, board_file, in_process
 
 RAM = format_size(machine_memory())
 
@@ -70,7 +71,7 @@ def test_default_memory_is_half_the_ram() -> None:
     assert machine_memory() > 1 << 28
     assert default_memory_bytes() == machine_memory() // 2
     assert Limits().memory_bytes() == default_memory_bytes()
-    assert Limits(memory="64M").memory_bytes() == 64 << 20  # type: ignore[arg-type,list-item]
+    assert Limits(memory="64M").memory_bytes() == 64 << 20
 
 
 # --------------------------------------------------------------------------- numbers
@@ -107,9 +108,9 @@ def test_seconds() -> None:
 
 
 def test_limits() -> None:
-    limits = Limits(time=10, memory="512M")  # type: ignore[arg-type,list-item]
+    limits = Limits(time=10, memory="512M")
     assert (limits.time, limits.memory) == (10.0, 512 << 20)
-    assert Limits(memory="2G") == Limits(memory=2 << 30)  # type: ignore[arg-type,list-item]
+    assert Limits(memory="2G") == Limits(memory=2 << 30)
     assert Limits() == Limits(time=None, memory=None)
     with pytest.raises(AttributeError):
         limits.time = 5  # type: ignore[misc]
@@ -134,10 +135,10 @@ def cli_error(capsys: pytest.CaptureFixture[str], tmp_path: Path, *args: str) ->
         (lambda: Limits(time=0), ["--time-limit", "0"]),
         (lambda: Limits(time=float("nan")), ["--time-limit", "nan"]),
         (lambda: Limits(time=float("inf")), ["--time-limit", "inf"]),
-        (lambda: Limits(memory="10T"), ["--max-memory", "10T"]),  # type: ignore[arg-type,list-item]
-        (lambda: Limits(memory="lots"), ["--max-memory", "lots"]),  # type: ignore[arg-type,list-item]
-        (lambda: Limits(memory="1.5"), ["--max-memory", "1.5"]),  # type: ignore[arg-type,list-item]
-        (lambda: Limits(memory="512K"), ["--max-memory", "512K"]),  # type: ignore[arg-type,list-item]
+        (lambda: Limits(memory="10T"), ["--max-memory", "10T"]),
+        (lambda: Limits(memory="lots"), ["--max-memory", "lots"]),
+        (lambda: Limits(memory="1.5"), ["--max-memory", "1.5"]),
+        (lambda: Limits(memory="512K"), ["--max-memory", "512K"]),
         (lambda: Limits(memory=0), ["--max-memory", "0"]),
     ],
     ids=[
@@ -168,23 +169,23 @@ def test_limits_refuse_what_the_cli_refuses_with_its_message(
 
 def test_ten_terabytes_is_refused_naming_the_ram() -> None:
     with pytest.raises(ColoritError) as info:
-        Limits(memory="10T")  # type: ignore[arg-type,list-item]
+        Limits(memory="10T")
     assert str(info.value) == f"memory limit 10T is more than this machine's {RAM} of RAM"
 
 
 @pytest.mark.parametrize(
     ("make", "message"),
     [
-        (lambda: Limits(memory=1.5), "memory limit must be a whole number, got 1.5"),  # type: ignore[arg-type,list-item]
+        (lambda: Limits(memory=1.5), "memory limit must be a whole number, got 1.5"),  # type: ignore[arg-type]
         (lambda: Limits(memory=True), "memory limit must be a whole number, got True"),
-        (lambda: Limits(time="1"), "time limit must be a positive number of seconds, got '1'"),  # type: ignore[arg-type,list-item]
+        (lambda: Limits(time="1"), "time limit must be a positive number of seconds, got '1'"),  # type: ignore[arg-type]
         (lambda: Limits(time=True), "time limit must be a positive number of seconds, got True"),
-        (lambda: random_board(3.7, 2, 2), "width must be a whole number, got 3.7"),  # type: ignore[arg-type,list-item]
-        (lambda: random_board(2, 2.5, 2), "height must be a whole number, got 2.5"),  # type: ignore[arg-type,list-item]
-        (lambda: random_board(2, 2, 2, seed=1.5), "seed must be a whole number, got 1.5"),  # type: ignore[arg-type,list-item]
-        (lambda: Board.from_rows([[1, 2.5]]), "row 1, column 2: 2.5 is not an integer colour id"),  # type: ignore[arg-type,list-item]
+        (lambda: random_board(3.7, 2, 2), "width must be a whole number, got 3.7"),  # type: ignore[arg-type]
+        (lambda: random_board(2, 2.5, 2), "height must be a whole number, got 2.5"),  # type: ignore[arg-type]
+        (lambda: random_board(2, 2, 2, seed=1.5), "seed must be a whole number, got 1.5"),  # type: ignore[arg-type]
+        (lambda: Board.from_rows([[1, 2.5]]), "row 1, column 2: 2.5 is not an integer colour id"),  # type: ignore[list-item]
         (lambda: Board(np.array([[1.5]])), "row 1, column 1: 1.5 is not an integer colour id"),
-        (lambda: Board([[1]], start=(0.5, 0)), "start row must be a whole number, got 0.5"),  # type: ignore[arg-type,list-item]
+        (lambda: Board([[1]], start=(0.5, 0)), "start row must be a whole number, got 0.5"),  # type: ignore[arg-type]
         (lambda: solve(Board.from_rows([[1, 2]]), 3), "algorithm must be a name, one of: auto, astar, dfs"),  # type: ignore[arg-type]
         (lambda: solve(Board.from_rows([[1, 2]]), "greedy", 5), "limits must be a colorit.Limits, got int"),  # type: ignore[arg-type]
         (lambda: solve([[1, 2]]), "board must be a colorit.Board, got list"),  # type: ignore[arg-type]

@@ -11,7 +11,6 @@ import pytest
 import colorit.log as log_module
 from colorit.log import Progress
 
-
 PLAIN = re.compile(r"^colorit bench: (\d+)/(\d+) boards \((\d+)%\)(, [^,]+ moves)?, \d+ s(, about \d+ s left)?$")
 
 

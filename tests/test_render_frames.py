@@ -9,13 +9,12 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from PIL import Image
+from PIL import GifImagePlugin, Image
 
 from colorit import Board, ColoritError, SolutionError, palette, solve
 from colorit.game.generate import random_board
 from colorit.render import frames
 from colorit.render.frames import (
-    MIN_LABEL_CELL,
     board_image,
     cell_size_for,
     frame_layout,
@@ -25,6 +24,7 @@ from colorit.render.frames import (
     labels_drawn,
     replay_frames,
 )
+from colorit.render.glyphs import MIN_LABEL_CELL
 from colorit.render.replay import Replay
 
 
@@ -48,7 +48,8 @@ def centre_colours(image: Image.Image, layout: frames.Layout, height: int, width
 
 def palette_rgb(codes: np.ndarray) -> np.ndarray:
     table = np.array([palette.rgb(c) for c in palette.colours(int(codes.max()) + 1)], dtype=np.uint8)
-    return table[codes]
+    swatches: np.ndarray = table[codes]
+    return swatches
 
 
 def board_area(image: Image.Image, layout: frames.Layout, board: Board) -> np.ndarray:
@@ -170,7 +171,7 @@ def test_gif_round_trip(game: tuple[Board, tuple[int, ...]]) -> None:
     data = gif_bytes(board, moves, frame_ms=120, first_frame_ms=700, last_frame_ms=1500)
     shots = replay_frames(board, moves)
     with Image.open(io.BytesIO(data)) as gif:
-        assert gif.format == "GIF"
+        assert isinstance(gif, GifImagePlugin.GifImageFile)
         assert gif.n_frames == len(moves) + 1
         assert gif.size == shots[0].size
         assert gif.info.get("loop") == 0
@@ -225,6 +226,7 @@ def test_a_100x100_replay_stays_small() -> None:
     data = gif_bytes(board, moves)
     assert len(data) < 5_000_000
     with Image.open(io.BytesIO(data)) as gif:
+        assert isinstance(gif, GifImagePlugin.GifImageFile)
         assert gif.n_frames == len(moves) + 1
         assert max(gif.size) <= 800
     with Image.open(io.BytesIO(keyframes_png(board, moves))) as sheet:
@@ -239,6 +241,7 @@ def test_boards_with_more_colours_than_a_palette() -> None:
     layout = frame_layout(board, moves, cell=6)
     assert (centre_colours(shots[0], layout, 15, 20) == palette_rgb(board.codes)).all()
     with Image.open(io.BytesIO(gif_bytes(board, moves, cell=6))) as gif:
+        assert isinstance(gif, GifImagePlugin.GifImageFile)
         assert gif.n_frames == 4
 
 
@@ -246,6 +249,7 @@ def test_single_cell_and_long_ids() -> None:
     lone = Board.from_rows([[7]])
     assert len(replay_frames(lone, [])) == 1
     with Image.open(io.BytesIO(gif_bytes(lone, []))) as gif:
+        assert isinstance(gif, GifImagePlugin.GifImageFile)
         assert gif.n_frames == 1
     wide_ids = Board.from_rows([[-(2**63), 2**63 - 1]])
     moves = [2**63 - 1]
@@ -258,7 +262,7 @@ def test_single_cell_and_long_ids() -> None:
     [
         (lambda b, m: replay_frames(b, m, labels="letters"), "labels must be one of none, numbers, symbols"),
         (lambda b, m: replay_frames(b, m, cell=0), "cell size must be at least 1"),
-        (lambda b, m: replay_frames(b, m, cell=2.5), "cell size must be a whole number"),
+        (lambda b, m: replay_frames(b, m, cell=2.5), "cell size must be a whole number"),  # type: ignore[arg-type]
         (lambda b, m: replay_frames(b, m, cell=1000), "cell size must be at most"),
         (lambda b, m: gif_bytes(b, m, frame_ms=5), "frame time (ms) must be at least 20"),
         (lambda b, m: keyframes_png(b, m, every=0), "every must be at least 1"),

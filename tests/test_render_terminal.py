@@ -286,7 +286,7 @@ def test_bad_options(game: tuple[Board, tuple[int, ...]]) -> None:
     with pytest.raises(ColoritError, match="delay must be between 0 and 10 seconds"):
         replay(board, moves, io.StringIO(), delay=-1)
     with pytest.raises(ColoritError, match="2-d grid"):
-        board_text([1, 2, 3], colour=False)  # type: ignore[arg-type]
+        board_text([1, 2, 3], colour=False)  # type: ignore[list-item]
     with pytest.raises(ColoritError, match="flooded must have the board's shape"):
         board_text(board, colour=True, flooded=np.zeros((2, 2), dtype=bool))
 

@@ -10,10 +10,11 @@ import sys
 import time
 
 import pytest
-from cli_support import env
 
 import colorit.runtime.clock as clock_module
 from colorit.runtime.clock import clock_start, defer_collection, settle_collection
+
+from cli_support import env
 
 
 def test_clock_from_a_call_is_now() -> None:

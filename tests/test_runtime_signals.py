@@ -14,7 +14,6 @@ import time
 from pathlib import Path
 
 import pytest
-from cli_support import env
 
 from colorit import Control, Limits
 from colorit.runtime.signals import (
@@ -28,6 +27,8 @@ from colorit.runtime.signals import (
     SignalGuard,
     write_output,
 )
+
+from cli_support import env
 
 
 def test_exit_codes() -> None:
@@ -165,7 +166,9 @@ def test_a_second_signal_after_a_second_aborts(tmp_path: Path, sig: int, code: i
     t0 = time.monotonic()
     p.signal(sig)
     got, lines, err = p.finish()
-    assert time.monotonic() - t0 < 15  # at once, not after the 30 s sleep (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
+    # at once, not after the 30 s sleep (wide margin for a loaded CI machine;
+    # benchmarks/promises.py measures the promise)
+    assert time.monotonic() - t0 < 15
     assert got == code
     assert lines == ["ready", "stop 1"]  # nothing after the abort
     assert err == f"colorit: error: {name} again: exiting without writing an answer\n"

@@ -8,8 +8,8 @@ import pytest
 
 from colorit.game.generate import random_board
 from colorit.game.graph import RegionGraph
-from colorit.solvers import deadline
 from colorit.runtime.warmup import warm_for, width_key
+from colorit.solvers import beam, deadline, dfs
 
 
 def test_the_warm_up_allocates_little() -> None:
@@ -31,7 +31,8 @@ def test_warm_for_records_the_solver_and_the_widths_it_loaded(monkeypatch: pytes
     boards = [random_board(14, 14, 6, seed=1), random_board(20, 20, 6, seed=2)]
     warm_for("a*", boards)
     assert deadline._warm == {"astar": frozenset(width_key(RegionGraph.from_board(b)) for b in boards)}
-    assert len(deadline._warm["astar"]) == 2
+    warmed = deadline._warm["astar"]
+    assert warmed is not None and len(warmed) == 2
     warm_for("lookahead", boards)  # its bound runs at the padded graph's compiled width
     assert deadline._warm["lookahead"] == deadline._warm["astar"]
     warm_for("greedy")
@@ -42,7 +43,6 @@ def test_warm_for_auto_loads_its_helpers_only_where_its_boards_need_them(monkeyp
     """auto's beam at the small board's width runs only when the boards need that
     width, its depth-first search only when a board is wider than A*'s compiled widths;
     with no boards named (a worker's start), both."""
-    from colorit.runtime import warmup
     from colorit.game.bitset import WIDTH_TIERS
 
     calls: list[tuple[str, int]] = []
@@ -54,8 +54,8 @@ def test_warm_for_auto_loads_its_helpers_only_where_its_boards_need_them(monkeyp
 
         return run
 
-    monkeypatch.setattr(warmup.beam, "search", recorder("beam", warmup.beam.search))
-    monkeypatch.setattr(warmup.dfs, "search", recorder("dfs", warmup.dfs.search))
+    monkeypatch.setattr(beam, "search", recorder("beam", beam.search))
+    monkeypatch.setattr(dfs, "search", recorder("dfs", dfs.search))
     monkeypatch.setattr(deadline, "_warm", {})
 
     def helpers(boards: list) -> set[tuple[str, int]]:  # type: ignore[type-arg]
@@ -81,7 +81,9 @@ def test_astar_widths_come_from_region_counts() -> None:
     from colorit.game.board import Board
     from colorit.runtime.warmup import astar_widths
 
-    boards = [random_board(side, side, colours, seed=side) for side, colours in ((4, 3), (10, 6), (14, 6), (20, 6), (26, 6), (34, 6), (60, 6))]
+    boards = [
+        random_board(side, side, colours, seed=side) for side, colours in ((4, 3), (10, 6), (14, 6), (20, 6), (26, 6), (34, 6), (60, 6))
+    ]
     boards.append(Board.from_rows([[2, 2], [2, 2]]))
     graphs = [RegionGraph.from_board(b) for b in boards]
     expected = frozenset(width_key(g) for g in graphs if g.adjacency_bits_fit and g.n_regions > 1)

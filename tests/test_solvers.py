@@ -5,15 +5,14 @@ documented."""
 
 from __future__ import annotations
 
-import os
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-import naive
 import numpy as np
 import pytest
-from boardgen import STABLE, boards, rows_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -29,11 +28,14 @@ from colorit import (
     solve,
     solver_names,
 )
-from colorit.io.datasets import read_boards, read_lengths
 from colorit.game.generate import random_board
+from colorit.io.datasets import read_boards, read_lengths
+
+import naive
+from boardgen import STABLE, boards, rows_of
+from conftest import HAND_ROWS
 
 EXACT = ("dfs", "astar", "auto")
-GRID = [[1, 2, 0, 0], [0, 1, 1, 0], [2, 2, 0, 1], [0, 0, 0, 1]]  # optimum 4 from the corner
 
 
 def assert_valid(board: Board, sol: Solution) -> None:
@@ -67,11 +69,6 @@ def original_basic_ai(rows: list[list[int]]) -> list[int]:
     return moves
 
 
-def datasets_dir() -> Path:
-    env = os.environ.get("COLORIT_DATASETS")
-    return Path(env) if env else Path(__file__).resolve().parents[1].parent / "shared" / "datasets"
-
-
 # -- the registry and the Solution -------------------------------------------------------
 
 
@@ -99,9 +96,9 @@ def test_registered_solvers() -> None:
 )
 def test_aliases(alias: str, name: str) -> None:
     assert get_solver(alias).name == name
-    sol = solve(Board.from_rows(GRID), alias)
+    sol = solve(Board.from_rows(HAND_ROWS), alias)
     assert sol.algo == name
-    assert_valid(Board.from_rows(GRID), sol)
+    assert_valid(Board.from_rows(HAND_ROWS), sol)
 
 
 def test_unknown_solver_is_a_clear_error() -> None:
@@ -111,7 +108,7 @@ def test_unknown_solver_is_a_clear_error() -> None:
         assert name in str(err.value)
     assert "\n" not in str(err.value)
     with pytest.raises(ColoritError, match="unknown algorithm"):
-        solve(Board.from_rows(GRID), "nope")
+        solve(Board.from_rows(HAND_ROWS), "nope")
     assert issubclass(ColoritError, ValueError)
 
 
@@ -186,8 +183,8 @@ def test_linear_by_hand() -> None:
     # and (1,0)); then (1,1)=1 -> 1 (takes (1,1),(1,2) and the right column's 1s); then
     # (2,0)=2 -> 2; then (2,2)=0 -> 0, and the board is all 0
     moves = [2, 0, 1, 2, 0]
-    assert original_basic_ai(GRID) == moves
-    sol = solve(Board.from_rows(GRID), "linear")
+    assert original_basic_ai(HAND_ROWS) == moves
+    sol = solve(Board.from_rows(HAND_ROWS), "linear")
     assert list(sol.moves) == moves
     assert not sol.proven_optimal  # 5 moves where 4 will do
 
@@ -272,13 +269,13 @@ def test_astar_defers_while_young_by_default() -> None:
     assert plain.states != young.states
 
 
-def astar_states(graph: RegionGraph, **defer: int) -> tuple[int, int]:
+def astar_states(graph: RegionGraph, defer_after: int | None = None, defer_below: int | None = None) -> tuple[int, int]:
     """Nodes expanded and moves of A*'s proof on ``graph`` with the deferral settings
-    ``defer`` (the search is deterministic: equal settings expand equal nodes)."""
+    given (the search is deterministic: equal settings expand equal nodes)."""
     from colorit.solvers import astar
     from colorit.solvers.linear import linear_moves
 
-    out = astar.search(graph, Control(Limits()), linear_moves(graph), **defer)
+    out = astar.search(graph, Control(Limits()), linear_moves(graph), defer_after=defer_after, defer_below=defer_below)
     assert out.proven_optimal
     return out.states, len(out.codes)
 
@@ -367,12 +364,14 @@ def last_counters(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     return last
 
 
-def few_colours_proof(graph: RegionGraph, last: dict[str, int], **kw: bool) -> tuple[int, dict[str, int]]:
-    """The length of A*'s proof on ``graph`` with the options ``kw``, and its counters."""
+def few_colours_proof(
+    graph: RegionGraph, last: dict[str, int], keep_child_f: bool | None = None, window_first: bool | None = None
+) -> tuple[int, dict[str, int]]:
+    """The length of A*'s proof on ``graph`` with the options given, and its counters."""
     from colorit.solvers import astar
     from colorit.solvers.linear import linear_moves
 
-    out = astar.search(graph, Control(Limits()), linear_moves(graph), **kw)
+    out = astar.search(graph, Control(Limits()), linear_moves(graph), keep_child_f=keep_child_f, window_first=window_first)
     assert out.proven_optimal
     return len(out.codes), dict(last)
 
@@ -403,9 +402,9 @@ def test_astar_keeps_deferred_childrens_levels_on_small_graphs(last_counters: di
     ``CHILD_LEVEL_COLOURS`` colours keeps its deferred children's levels too, for fewer
     bounds and a proof of the same length; a small graph of more colours than a word has
     bytes keeps none."""
-    from colorit.solvers import astar
+    from colorit.solvers import astar, astar_store
 
-    for side, colours, seed in ((14, 6, 1), (14, 6, 4), (13, astar.CHILD_LEVEL_COLOURS, 5)):
+    for side, colours, seed in ((14, 6, 1), (14, 6, 4), (13, astar_store.CHILD_LEVEL_COLOURS, 5)):
         small = RegionGraph.from_board(random_board(side, side, colours, seed=seed))
         assert astar.is_small(small) and small.n_colours > astar.FEW_COLOURS
         kept_moves, kept = few_colours_proof(small, last_counters)
@@ -413,7 +412,7 @@ def test_astar_keeps_deferred_childrens_levels_on_small_graphs(last_counters: di
         assert kept_moves == moves
         assert kept["kept"] > 0 and plain["kept"] == 0
         assert kept["bounds"] < plain["bounds"]
-    many = RegionGraph.from_board(random_board(8, 8, astar.CHILD_LEVEL_COLOURS + 2, seed=1))
+    many = RegionGraph.from_board(random_board(8, 8, astar_store.CHILD_LEVEL_COLOURS + 2, seed=1))
     assert astar.is_small(many)
     assert few_colours_proof(many, last_counters)[1]["kept"] == 0
 
@@ -464,13 +463,11 @@ def test_astar_dives_for_a_shorter_answer_and_stays_exact(board: Board) -> None:
 
     optimum = naive.optimal_length(rows_of(board), board.start)
     graph = RegionGraph.from_board(board)
-    saved = astar.DIVE_AFTER, astar.DIVE_LEAST, astar.SliceBudget
-    astar.DIVE_AFTER, astar.DIVE_LEAST = 0, 1
-    astar.SliceBudget = lambda **_: SliceBudget(first=1, most=1)  # type: ignore[assignment,misc]
-    try:
+    with pytest.MonkeyPatch.context() as patch:  # (no function-scoped fixture under @given)
+        patch.setattr(astar, "DIVE_AFTER", 0)
+        patch.setattr(astar, "DIVE_LEAST", 1)
+        patch.setattr(astar, "SliceBudget", lambda **_: SliceBudget(first=1, most=1))
         out = astar.search(graph, Control(Limits()), linear_moves(graph))
-    finally:
-        astar.DIVE_AFTER, astar.DIVE_LEAST, astar.SliceBudget = saved  # type: ignore[misc]
     assert len(out.codes) == optimum and out.proven_optimal and out.lower_bound == optimum
     assert naive.solved(naive.play_all(rows_of(board), board.ids_of(out.codes), board.start))
 
@@ -509,11 +506,11 @@ def test_astar_dives_find_shorter_answers_on_deep_boards(monkeypatch: pytest.Mon
 
 
 def test_exact_solvers_on_a_hand_board() -> None:
-    board = Board.from_rows(GRID)
+    board = Board.from_rows(HAND_ROWS)
     for algo in EXACT:
         sol = solve(board, algo)
         assert len(sol.moves) == 4 and sol.proven_optimal and sol.lower_bound == 4
-        assert naive.solved(naive.play_all(GRID, list(sol.moves)))
+        assert naive.solved(naive.play_all(HAND_ROWS, list(sol.moves)))
 
 
 # -- published optima --------------------------------------------------------------------
@@ -529,11 +526,8 @@ def test_exact_solvers_on_a_hand_board() -> None:
         ("floodtest_b19c6n1000_center", 10, "astar"),
     ],
 )
-def test_dataset_optima(name: str, count: int, algo: str) -> None:
-    folder = datasets_dir()
-    path, opt_path = folder / f"{name}.txt", folder / f"{name}.opt"
-    if not (path.is_file() and opt_path.is_file()):
-        pytest.skip(f"benchmark set {name} not found in {folder} (set COLORIT_DATASETS)")
+def test_dataset_optima(name: str, count: int, algo: str, dataset_file: Callable[[str], Path]) -> None:
+    path, opt_path = dataset_file(f"{name}.txt"), dataset_file(f"{name}.opt")
     boards_ = read_boards(path, limit=count)
     optima = read_lengths(opt_path)[:count]
     assert len(boards_) == count
@@ -580,13 +574,15 @@ def test_astar_time_limit_on_a_big_board() -> None:
     assert wall < 2.5, f"astar took {wall:.2f} s with a 0.5 s limit"
 
 
-HARD = dict(width=24, height=24, colours=6, seed=1)  # A* needs far more than 2 MB here
+def hard_board() -> Board:
+    """A board A* needs far more than 2 MB for."""
+    return random_board(24, 24, 6, seed=1)
 
 
 def test_astar_memory_cap() -> None:
     """Under a cap far below what the board needs, A* keeps its tables within the cap
     (going on by deepening when its store is full) and answers at its time limit."""
-    board = random_board(**HARD)
+    board = hard_board()
     sol = solve(board, "astar", Limits(memory=2_000_000, time=2))
     assert sol.stopped == "time"
     assert not sol.proven_optimal
@@ -602,10 +598,12 @@ def test_astar_starts_no_grow_that_would_pass_the_deadline(monkeypatch: pytest.M
     from colorit.solvers import astar
 
     monkeypatch.setattr(astar, "GROW_S_PER_BYTE", 1.0)  # every grow "takes" far past 30 s
-    board = random_board(**HARD)
+    board = hard_board()
     t0 = time.monotonic()
     sol = solve(board, "astar", Limits(time=30))
-    assert time.monotonic() - t0 < 20  # at once, not after the 30 s limit (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
+    # at once, not after the 30 s limit (wide margin for a loaded CI machine;
+    # benchmarks/promises.py measures the promise)
+    assert time.monotonic() - t0 < 20
     assert sol.stopped == "time" and not sol.proven_optimal
     assert 0 < sol.lower_bound < len(sol.moves)
     board.check(list(sol.moves))
@@ -625,7 +623,7 @@ def test_auto_goes_on_in_its_memory_after_the_cap(monkeypatch: pytest.MonkeyPatc
     answer and the lower bound it reached."""
     from colorit.solvers import astar
 
-    calls: dict[str, object] = {}
+    calls: dict[str, tuple[list[int], int, str]] = {}
     real_deepen = astar._deepen
 
     def spy_deepen(*args, **options):  # type: ignore[no-untyped-def]
@@ -634,15 +632,17 @@ def test_auto_goes_on_in_its_memory_after_the_cap(monkeypatch: pytest.MonkeyPatc
         return out
 
     monkeypatch.setattr(astar, "_deepen", spy_deepen)
-    board = random_board(**HARD)
+    board = hard_board()
     from colorit.runtime.warmup import warm_for
 
     warm_for("auto", [board])  # kernels compiled before timing
     t0 = time.monotonic()
     sol = solve(board, "auto", Limits(memory=2_000_000, time=1.5))
-    assert time.monotonic() - t0 < 15  # held to its limit (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
+    # held to its limit (wide margin for a loaded CI machine; benchmarks/promises.py measures the
+    # promise)
+    assert time.monotonic() - t0 < 15
     assert "deepen" in calls, "A* did not go on after its memory cap"
-    codes, lower, stopped = calls["deepen"]  # type: ignore[misc]
+    codes, lower, stopped = calls["deepen"]
     assert stopped == "time" and lower > 0
     assert_valid(board, sol)
     assert len(sol.moves) <= len(codes)
@@ -823,9 +823,14 @@ def test_past_64_colours_every_bitset_solver_calls_the_other_bound(monkeypatch: 
     exact = solve(board, "astar")
     assert exact.proven_optimal
     assert len(exact.moves) == len(solve(board, "dfs").moves)
-    slices = []
+    slices: list[int] = []
     run = deepening.run
-    monkeypatch.setattr(deepening, "run", lambda *args: slices.append(1) or run(*args))
+
+    def counted_run(*args: Any) -> Any:
+        slices.append(1)
+        return run(*args)
+
+    monkeypatch.setattr(deepening, "run", counted_run)
     NodeStore._spare.clear()
     deep = astar.search(graph, Control(Limits(memory=1 << 20)), linear_moves(graph), store_share=0.02)
     NodeStore._spare.clear()

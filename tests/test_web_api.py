@@ -24,15 +24,16 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-fastapi = pytest.importorskip("fastapi")
-from fastapi.testclient import TestClient
-
 import colorit
 from colorit import Board, SolutionError, palette, solver_names
 from colorit.game.generate import random_board
 from colorit.web import ServerConfig, create_app
-from colorit.web.app import STATIC_DIR
 from colorit.web.pool import SolverPool
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient  # noqa: E402  (after the skip above)
+
+from colorit.web.app import STATIC_DIR  # noqa: E402  (imports fastapi)
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = [[1, 2, 0, 0], [0, 1, 1, 0], [2, 2, 0, 1], [0, 0, 0, 1]]
@@ -272,9 +273,17 @@ def parse_events(text: str) -> list[tuple[str, Any]]:
         ({"board": [1, 2]}, 422, "board: row 1 must be a list of integer colour ids, got a number"),
         ({"board": "1,2\n3,4"}, 422, "board must be a list of rows of integer colour ids, got a string"),
         ({"board": [[1] * 51] * 50}, 413, "board: a 50x51 board has 2,550 cells, over this server's limit of 2,500"),
-        ({"board": SAMPLE, "algo": "fastest"}, 422, "unknown algorithm 'fastest'; choose one of: auto, astar, dfs, beam, lookahead, greedy, linear (alias basic)"),
+        (
+            {"board": SAMPLE, "algo": "fastest"},
+            422,
+            "unknown algorithm 'fastest'; choose one of: auto, astar, dfs, beam, lookahead, greedy, linear (alias basic)",
+        ),
         ({"board": SAMPLE, "algo": 3}, 422, "algo must be an algorithm's name (a string), got 3"),
-        ({"board": SAMPLE, "algo": "AUTO"}, 422, "unknown algorithm 'AUTO'; choose one of: auto, astar, dfs, beam, lookahead, greedy, linear (alias basic)"),
+        (
+            {"board": SAMPLE, "algo": "AUTO"},
+            422,
+            "unknown algorithm 'AUTO'; choose one of: auto, astar, dfs, beam, lookahead, greedy, linear (alias basic)",
+        ),
         ({"board": [[1, 2.0**53]]}, 422, "board: row 1, column 2: 9007199254740992.0 is not an integer"),
         ({"board": SAMPLE, "time_limit": -1}, 422, "time_limit must be a positive number of seconds, got -1"),
         ({"board": SAMPLE, "time_limit": 0}, 422, "time_limit must be a positive number of seconds, got 0"),

@@ -1,180 +1,39 @@
-"""The page in a real headless Chromium against a real server (``python -m colorit.web``).
+"""The page in a real headless Chromium against a real server (``python -m colorit.web``;
+the fixtures are browser_support's).
 
 Skipped when Debian's chromium or chromedriver is missing, except under CI (``CI`` set to
-anything), where they must run. Boards are read back from the canvas pixels at the cells' centres and compared
-with the Python engine and the palette module.
+anything), where they must run. Boards are read back from the canvas pixels at the cells'
+centres and compared with the Python engine and the palette module.
 """
 
 from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 import urllib.request
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-from ci_env import on_ci
-from colorit import Board, solve
-from colorit.io.csvfile import parse_board_lines
+from colorit import Board, palette, solve
 from colorit.errors import BoardFormatError
-from colorit.game.generate import random_board
-from colorit import palette
+from colorit.io.csvfile import parse_board_lines
 from colorit.palette import colours
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
-ROOT = Path(__file__).resolve().parent.parent
+from browser_support import ROOT, by_id, cells_shown, click_colour, moves_shown, new_game, require_browser, swatches, wait_until
 
-_missing = [p for p in (CHROMIUM, CHROMEDRIVER) if not Path(p).exists()]
-try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.select import Select
-    from selenium.webdriver.support.wait import WebDriverWait
-except ImportError:  # pragma: no cover - selenium is in the test extras
-    _missing.append("selenium")
+require_browser()
 
-if _missing:
-    if on_ci():
-        raise RuntimeError(f"browser tests need {', '.join(_missing)} (CI is set: they must run)")
-    pytest.skip(f"no {', '.join(_missing)}", allow_module_level=True)
-
-
-# --------------------------------------------------------------------------------------
-# fixtures: one server and one browser for the module
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "colorit.web", "--host", "127.0.0.1", "--port", "0", "--workers", "2", "--max-time", "10"],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        match = re.search(r"http://127\.0\.0\.1:\d+", line)
-        assert match, f"the server printed no URL: {line!r}"
-        yield match.group(0)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:  # pragma: no cover
-            proc.kill()
-            proc.wait()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    options = Options()
-    options.binary_location = CHROMIUM
-    profile = tempfile.mkdtemp(prefix="colorit-chromium-")
-    for flag in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        f"--user-data-dir={profile}",
-        "--window-size=1280,900",
-    ):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
-    driver.set_script_timeout(30)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
-
-
-@pytest.fixture()
-def page(server: str, browser: Any) -> Any:
-    """The page freshly loaded (and its console so far kept for the last test)."""
-    browser.get(server + "/")
-    wait_until(browser, lambda: by_id(browser, "board").get_attribute("data-draw-ms") is not None)
-    return browser
-
+from selenium import webdriver  # noqa: E402  (after the skip above)
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.select import Select  # noqa: E402
 
 # --------------------------------------------------------------------------------------
 # helpers
-
-
-def by_id(driver: Any, name: str) -> Any:
-    return driver.find_element(By.CSS_SELECTOR, f'[data-testid="{name}"]')
-
-
-def wait_until(driver: Any, check: Callable[[], Any], timeout: float = 20) -> Any:
-    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda _: check())
-
-
-def moves_shown(driver: Any) -> int:
-    text = by_id(driver, "moves").text
-    assert text.isdigit(), text
-    return int(text)
-
-
-READ_CELLS = """
-const [w, h] = arguments;
-const canvas = document.querySelector('[data-testid="board"]');
-const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-const out = [];
-for (let r = 0; r < h; r++) {
-  for (let c = 0; c < w; c++) {
-    const x = Math.floor((c + 0.5) * canvas.width / w), y = Math.floor((r + 0.5) * canvas.height / h);
-    const i = (y * canvas.width + x) * 4;
-    out.push('#' + [0, 1, 2].map(k => data[i + k].toString(16).padStart(2, '0')).join('').toUpperCase());
-  }
-}
-return out;
-"""
-
-
-def cells_shown(driver: Any, width: int, height: int) -> np.ndarray:
-    """The swatch drawn at each cell's centre."""
-    return np.array(driver.execute_script(READ_CELLS, width, height), dtype=object).reshape(height, width)
-
-
-def swatches(board: Board, grid: np.ndarray) -> np.ndarray:
-    """The swatch the palette gives each cell of a grid of ids (colours go by code)."""
-    table = colours(board.n_colours)
-    codes = np.searchsorted(board.palette, grid)
-    return np.array([table[c] for c in codes.ravel()], dtype=object).reshape(grid.shape)
-
-
-def new_game(driver: Any, width: int, height: int, n_colours: int, seed: int) -> Board:
-    for name, value in (("width", width), ("height", height), ("colours", n_colours), ("seed", seed)):
-        box = by_id(driver, name)
-        box.clear()
-        box.send_keys(str(value))
-    by_id(driver, "new-game").click()
-    wait_until(driver, lambda: f"{width}x{height}" in by_id(driver, "game-info").text and f"seed {seed}" in by_id(driver, "game-info").text)
-    wait_until(driver, lambda: by_id(driver, "moves").text == "0")
-    return random_board(width, height, n_colours, seed=seed)
-
-
-def click_colour(driver: Any, colour_id: int) -> None:
-    before = moves_shown(driver)
-    by_id(driver, f"colour-{colour_id}").click()
-    wait_until(driver, lambda: moves_shown(driver) == before + 1)
 
 
 def useful_moves(board: Board, n: int) -> list[int]:
@@ -398,13 +257,19 @@ def test_share_link_reproduces_the_game(page: Any, tmp_path: Path) -> None:
         page.switch_to.new_window("tab")
         try:
             page.get(link)
-            wait_until(page, lambda: by_id(page, "board").get_attribute("data-draw-ms") is not None and moves_shown(page) == len(played))
-            assert (cells_shown(page, w, h) == swatches(shown_board, shown_board.replay(played))).all()
-            by_id(page, "undo").click()
-            wait_until(page, lambda: moves_shown(page) == len(played) - 1)
+            shows_the_game(page, shown_board, played, w, h)
         finally:
             page.close()
             page.switch_to.window(first)
+
+
+def shows_the_game(page: Any, board: Board, played: list[int], w: int, h: int) -> None:
+    """The page shows ``board`` (``w`` x ``h`` cells) after ``played``, and undo takes the
+    last move back."""
+    wait_until(page, lambda: by_id(page, "board").get_attribute("data-draw-ms") is not None and moves_shown(page) == len(played))
+    assert (cells_shown(page, w, h) == swatches(board, board.replay(played))).all()
+    by_id(page, "undo").click()
+    wait_until(page, lambda: moves_shown(page) == len(played) - 1)
 
 
 def test_300x300_redraws_within_a_frame(page: Any) -> None:
@@ -459,13 +324,13 @@ def test_the_end_compares_with_the_optimum_and_the_linear_ai(page: Any) -> None:
     wait_until(page, lambda: not by_id(page, "summary").is_displayed())
 
 
-def test_no_console_errors_and_an_icon(page: Any, server: str) -> None:
+def test_no_console_errors_and_an_icon(page: Any, page_server: str) -> None:
     board = new_game(page, 5, 5, 3, 1)
     click_colour(page, useful_moves(board, 1)[0])
     severe = [e for e in page.get_log("browser") if e["level"] == "SEVERE"]
     assert severe == []
     icon = page.execute_script("return document.querySelector('link[rel=icon]').href")
-    for url in (icon, server + "/favicon.ico"):
+    for url in (icon, page_server + "/favicon.ico"):
         with urllib.request.urlopen(url, timeout=10) as resp:
             assert resp.status == 200 and resp.read(), url
 

@@ -10,16 +10,18 @@ import base64
 import json
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from ci_env import tool_or_skip
 from colorit import Board
-from colorit.io.csvfile import read_board_csv
 from colorit.errors import BoardFormatError
+from colorit.io.csvfile import read_board_csv
+
+from ci_env import tool_or_skip
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "tests" / "js" / "game_cli.mjs"
@@ -31,7 +33,7 @@ BATCH = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCh
 SPECIAL_IDS = [0, 1, 2, 3, -1, -7, 2**53, 2**53 + 1, 2**63 - 1, -(2**63), -(2**53) - 3, 9007199254740993]
 
 
-def run_node(op: str, cases: list[dict]) -> list[dict]:
+def run_node(op: str, cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
     request = json.dumps({"op": op, "cases": cases})
     done = subprocess.run([NODE, str(SCRIPT)], input=request, capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
@@ -51,7 +53,7 @@ def boards(draw: st.DrawFn, max_side: int = 7) -> Board:
 
 
 @st.composite
-def games(draw: st.DrawFn) -> dict:
+def games(draw: st.DrawFn) -> dict[str, Any]:
     board = draw(boards())
     ids = [int(v) for v in board.palette]
     ops = draw(
@@ -68,7 +70,7 @@ def games(draw: st.DrawFn) -> dict:
     return {"board": board.cells.tolist(), "start": list(board.start), "ops": ops}
 
 
-def model_history(ops: list) -> tuple[list[int], int]:
+def model_history(ops: list[tuple[str, int]]) -> tuple[list[int], int]:
     """The moves and position after the ops: undo/redo move the position, a move equal to
     the next redo move keeps the redo moves, any other move replaces them."""
     moves: list[int] = []
@@ -95,7 +97,7 @@ def unit_edges(mask: np.ndarray) -> set[tuple[int, int, int, int]]:
     h, w = mask.shape
     padded = np.zeros((h + 2, w + 2), dtype=bool)
     padded[1:-1, 1:-1] = mask
-    edges = set()
+    edges: set[tuple[int, int, int, int]] = set()
     for r in range(h + 1):
         for c in range(w):
             if padded[r, c + 1] != padded[r + 1, c + 1]:
@@ -108,7 +110,7 @@ def unit_edges(mask: np.ndarray) -> set[tuple[int, int, int, int]]:
 
 
 def segment_edges(segments: list[int]) -> set[tuple[int, int, int, int]]:
-    edges = set()
+    edges: set[tuple[int, int, int, int]] = set()
     for i in range(0, len(segments), 4):
         x0, y0, x1, y1 = segments[i : i + 4]
         assert x0 == x1 or y0 == y1, "segments are horizontal or vertical"
@@ -125,7 +127,7 @@ def ints(rows: list[list[str]]) -> list[list[int]]:
 
 @BATCH
 @given(st.lists(games(), min_size=15, max_size=15))
-def test_flood_undo_redo_match_python(cases: list[dict]) -> None:
+def test_flood_undo_redo_match_python(cases: list[dict[str, Any]]) -> None:
     for case, got in zip(cases, run_node("flood", cases)):
         board = Board.from_rows(case["board"], start=tuple(case["start"]))
         moves, pos = model_history(case["ops"])
@@ -205,7 +207,7 @@ def csv_texts(draw: st.DrawFn) -> str:
     return draw(st.sampled_from(["", "", "\ufeff"])) + text
 
 
-def python_csv(data: bytes, tmp: Path) -> dict:
+def python_csv(data: bytes, tmp: Path) -> dict[str, Any]:
     path = tmp / NAME
     path.write_bytes(data)
     try:
@@ -215,7 +217,7 @@ def python_csv(data: bytes, tmp: Path) -> dict:
     return {"rows": board.cells.tolist()}
 
 
-def compare_csv(cases: list[dict], datas: list[bytes], tmp: Path) -> None:
+def compare_csv(cases: list[dict[str, Any]], datas: list[bytes], tmp: Path) -> None:
     for data, got in zip(datas, run_node("csv", cases)):
         want = python_csv(data, tmp)
         if "rows" in want:
@@ -264,7 +266,7 @@ def test_csv_messages_examples(tmp_path: Path) -> None:
 
 
 @st.composite
-def shares(draw: st.DrawFn) -> dict:
+def shares(draw: st.DrawFn) -> dict[str, Any]:
     board = draw(boards(max_side=9))
     ids = [int(v) for v in board.palette]
     moves = draw(st.lists(st.sampled_from(ids), max_size=20))
@@ -286,7 +288,7 @@ def shares(draw: st.DrawFn) -> dict:
 
 @BATCH
 @given(st.lists(shares(), min_size=20, max_size=20))
-def test_share_links_round_trip(cases: list[dict]) -> None:
+def test_share_links_round_trip(cases: list[dict[str, Any]]) -> None:
     for case, got in zip(cases, run_node("share", cases)):
         assert [int(m) for m in got["moves"]] == case["moves"]
         assert got["kind"] == case["kind"]
@@ -336,7 +338,7 @@ def test_bad_share_links_are_one_line_errors(fragments: list[str]) -> None:
         max_size=20,
     )
 )
-def test_exact_json(values: list) -> None:
+def test_exact_json(values: list[Any]) -> None:
     def as_text(v: object) -> object:
         if isinstance(v, bool) or v is None:
             return v

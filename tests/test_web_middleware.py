@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import MutableMapping
 from typing import Any
 
 import pytest
@@ -24,14 +25,14 @@ def test_body_over_the_cap_with_a_lying_content_length() -> None:
     app = create_app(CONFIG)
     chunk = b" " * 65536
     chunks = [chunk] * (cap // len(chunk) + 2)
-    sent: list[dict[str, Any]] = []
+    sent: list[MutableMapping[str, Any]] = []
 
-    async def receive() -> dict[str, Any]:
+    async def receive() -> MutableMapping[str, Any]:
         if chunks:
             return {"type": "http.request", "body": chunks.pop(), "more_body": bool(chunks)}
         return {"type": "http.disconnect"}
 
-    async def send(message: dict[str, Any]) -> None:
+    async def send(message: MutableMapping[str, Any]) -> None:
         sent.append(message)
 
     scope = {
@@ -70,16 +71,16 @@ def _limited_413(
         await send({"type": "http.response.body", "body": b"{}"})
 
     limit = BodyLimit(app, max_body_bytes=1024, drain_bytes=drain_bytes, drain_seconds=drain_seconds)
-    sent: list[dict[str, Any]] = []
+    sent: list[MutableMapping[str, Any]] = []
     left = list(chunks)
 
-    async def receive() -> dict[str, Any]:
+    async def receive() -> MutableMapping[str, Any]:
         if left:
             return {"type": "http.request", "body": left.pop(0), "more_body": bool(left) or stall}
         await asyncio.Event().wait()  # a client that stopped sending
         return {"type": "http.disconnect"}  # pragma: no cover
 
-    async def send(message: dict[str, Any]) -> None:
+    async def send(message: MutableMapping[str, Any]) -> None:
         sent.append(message)
 
     headers = [(b"content-type", b"application/json")] + ([(b"expect", b"100-continue")] if expect else [])
@@ -108,15 +109,15 @@ def test_draining_stops_when_the_client_stalls() -> None:
 
 
 def test_a_client_waiting_for_100_continue_is_not_asked_for_its_body() -> None:
-    sent: list[dict[str, Any]] = []
+    sent: list[MutableMapping[str, Any]] = []
     reads = 0
 
-    async def receive() -> dict[str, Any]:
+    async def receive() -> MutableMapping[str, Any]:
         nonlocal reads
         reads += 1
         return {"type": "http.request", "body": b"", "more_body": True}
 
-    async def send(message: dict[str, Any]) -> None:
+    async def send(message: MutableMapping[str, Any]) -> None:
         sent.append(message)
 
     async def app(scope: Any, receive: Any, send: Any) -> None:  # pragma: no cover - never called
@@ -136,18 +137,23 @@ def test_every_answer_carries_the_security_headers_the_413_too() -> None:
         await send({"type": "http.response.body", "body": b"ok"})
 
     layered = SecurityHeaders(BodyLimit(app, max_body_bytes=10))
-    for body in (b"short", b"x" * 100):
-        sent: list[dict[str, Any]] = []
+
+    def post(body: bytes) -> list[MutableMapping[str, Any]]:
+        """The messages ``layered`` sends for a POST of ``body``."""
+        sent: list[MutableMapping[str, Any]] = []
         parts = [{"type": "http.request", "body": body, "more_body": False}]
 
-        async def receive() -> dict[str, Any]:
+        async def receive() -> MutableMapping[str, Any]:
             return parts.pop() if parts else {"type": "http.disconnect"}
 
-        async def send(message: dict[str, Any]) -> None:
+        async def send(message: MutableMapping[str, Any]) -> None:
             sent.append(message)
 
         scope = {"type": "http", "method": "POST", "path": "/", "headers": [(b"content-length", str(len(body)).encode())]}
         asyncio.run(layered(scope, receive, send))
-        (start,) = [m for m in sent if m["type"] == "http.response.start"]
+        return sent
+
+    for body in (b"short", b"x" * 100):
+        (start,) = [m for m in post(body) if m["type"] == "http.response.start"]
         assert start["status"] == (200 if body == b"short" else 413)
         assert set(SECURITY_HEADERS) <= set(start["headers"])

@@ -23,33 +23,29 @@ import numpy as np
 import pytest
 
 from colorit import Board, solve
-from colorit.solvers.bound import lower_bound
-from colorit.io.csvfile import parse_board_lines
 from colorit.game.generate import random_board
 from colorit.game.graph import RegionGraph
+from colorit.io.csvfile import parse_board_lines
+from colorit.solvers.bound import lower_bound
 
-from ci_env import tool_or_skip
-
-# one server and one desktop browser for the module, shared with the page's other tests
-from test_web_browser import (  # noqa: F401  (fixtures)
-    CHROMEDRIVER,
-    CHROMIUM,
+from browser_support import (
     ROOT,
-    browser,
     by_id,
     cells_shown,
+    chromium,
     click_colour,
     moves_shown,
     new_game,
-    page,
-    server,
+    require_browser,
     swatches,
     wait_until,
 )
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
-from selenium.webdriver.common.by import By
+from ci_env import tool_or_skip
+
+# one server and one desktop browser for the module (browser_support's fixtures)
+require_browser()
+
+from selenium.webdriver.common.by import By  # noqa: E402  (after the skip above)
 
 #: where the screenshots go, to be looked at (COLORIT_SCREENSHOTS to choose)
 SCREENSHOTS = Path(os.environ.get("COLORIT_SCREENSHOTS") or Path(tempfile.gettempdir()) / "colorit-screenshots")
@@ -188,7 +184,9 @@ def test_a_game_kept_at_par_says_so(page: Any) -> None:
 
 def test_move_limit_ends_the_game_when_the_moves_run_out(page: Any) -> None:
     # a board the linear AI (colours in turn) does not flood within par + 1 moves
-    seed = next(s for s in range(1, 50) if len(solve(random_board(9, 9, 5, seed=s), "linear").moves) > optimum(random_board(9, 9, 5, seed=s)) + 2)
+    seed = next(
+        s for s in range(1, 50) if len(solve(random_board(9, 9, 5, seed=s), "linear").moves) > optimum(random_board(9, 9, 5, seed=s)) + 2
+    )
     try:
         set_limit(page, "1")
         board = new_game(page, 9, 9, 5, seed)
@@ -219,7 +217,7 @@ def test_move_limit_ends_the_game_when_the_moves_run_out(page: Any) -> None:
 
 
 def today() -> str:
-    return dt.datetime.now(dt.timezone.utc).date().isoformat()
+    return dt.datetime.now(dt.UTC).date().isoformat()
 
 
 def test_daily_board_streak_and_share_text(page: Any) -> None:
@@ -309,7 +307,16 @@ window.fetch = (url, init) => String(url) === '/api/solve/stream'
 
 def solve_events(bound: int, moves: list[int], proven: bool) -> str:
     """A solve stream as the server words it: started, then the result."""
-    result = {"moves": moves, "proven": proven, "lower_bound": bound, "gap": 0.0, "elapsed_s": 0.1, "algo": "auto", "stopped": "time", "table_bytes": 0}
+    result = {
+        "moves": moves,
+        "proven": proven,
+        "lower_bound": bound,
+        "gap": 0.0,
+        "elapsed_s": 0.1,
+        "algo": "auto",
+        "stopped": "time",
+        "table_bytes": 0,
+    }
     started = {"algo": "auto", "regions": 1, "lower_bound": bound}
     return f"event: started\ndata: {json.dumps(started)}\n\nevent: result\ndata: {json.dumps(result)}\n\n"
 
@@ -432,13 +439,8 @@ def test_start_cell_is_marked(page: Any) -> None:
 @pytest.fixture(scope="module")
 def phone() -> Iterator[Any]:
     """Chromium as a 390x844 touch phone."""
-    options = Options()
-    options.binary_location = CHROMIUM
     profile = tempfile.mkdtemp(prefix="colorit-phone-")
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", f"--user-data-dir={profile}"):
-        options.add_argument(flag)
-    options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 2, "touch": True}})
-    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+    driver = chromium(profile, phone={"width": 390, "height": 844, "pixelRatio": 2, "touch": True})
     try:
         yield driver
     finally:
@@ -460,8 +462,8 @@ return {
 """
 
 
-def test_phone_layout_fits_390x844_with_symbols(phone: Any, server: str) -> None:
-    phone.get(server + "/")
+def test_phone_layout_fits_390x844_with_symbols(phone: Any, page_server: str) -> None:
+    phone.get(page_server + "/")
     wait_until(phone, lambda: by_id(phone, "board").get_attribute("data-draw-ms") is not None)
     by_id(phone, "symbols").click()
     try:
@@ -537,7 +539,12 @@ def test_daily_rules() -> None:
         {**spec, "kind": "board"},
     ]
     want_days = ["2027-01-01", None, None, None, None]
-    texts = [("2027-01-01", at_par), ("2027-01-01", over), ("2027-01-01", ran_out), ("2027-01-01", {"moves": 20, "par": None, "solved": True})]
+    texts = [
+        ("2027-01-01", at_par),
+        ("2027-01-01", over),
+        ("2027-01-01", ran_out),
+        ("2027-01-01", {"moves": 20, "par": None, "solved": True}),
+    ]
     want_texts = [
         "colorit daily 2027-01-01: 18/18 ✓",
         "colorit daily 2027-01-01: 20/18",

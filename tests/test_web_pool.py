@@ -44,7 +44,8 @@ def solve_now(p: SolverPool, board: Board, algo: str = "auto", time_limit: float
     """Submit and wait for the answer (submit needs a running loop)."""
 
     async def run() -> dict[str, Any]:
-        return await submit(p, board, algo, time_limit).result()
+        answer: dict[str, Any] = await submit(p, board, algo, time_limit).result()
+        return answer
 
     return asyncio.run(run())
 
@@ -82,7 +83,8 @@ def test_ready_workers_answer_at_once_with_a_valid_solution(pool: SolverPool) ->
     elapsed, answer = asyncio.run(run())
     board.check(answer["moves"])
     assert answer["algo"] == "greedy"
-    # milliseconds when idle (benchmarks/promises.py); a compile would take minutes (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
+    # milliseconds when idle (benchmarks/promises.py measures the promise); a compile would
+    # take minutes (a wide margin for a loaded CI machine)
     assert elapsed < 10
 
 
@@ -257,7 +259,9 @@ def test_close_ends_every_process_and_every_open_job(caplog: pytest.LogCaptureFi
         await asyncio.sleep(0.3)
         t0 = time.monotonic()
         await asyncio.get_running_loop().run_in_executor(None, p.close)
-        assert time.monotonic() - t0 < 15  # not the solves' 20 s (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
+        # not the solves' 20 s (wide margin for a loaded CI machine; benchmarks/promises.py measures
+        # the promise)
+        assert time.monotonic() - t0 < 15
         failures = []
         for job in jobs:
             with pytest.raises(SolveFailed) as failed:

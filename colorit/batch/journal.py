@@ -219,7 +219,8 @@ def read_journal(path: str | os.PathLike[str], boards: Sequence[Board], run: dic
         out.answers[index] = result  # a later good line for a board wins
     if out.foreign and not out.answers:
         raise JournalError(
-            f"{name}: its {plural(len(out.foreign), 'answer')} {'is' if len(out.foreign) == 1 else 'are all'} for other boards (other files, --limit or --start?); "
+            f"{name}: its {plural(len(out.foreign), 'answer')} {'is' if len(out.foreign) == 1 else 'are all'} for other boards "
+            "(other files, --limit or --start?); "
             "resume with the run's files and options, or delete the journal to start over"
         )
     return out

@@ -24,7 +24,6 @@ from ..runtime.warmup import warm_up, widths_for
 from ..solvers import Control, Limits
 from .solving import BoardResult, OnResults, Seed, StopFlag, chunk_size, runs_of, solve_one
 
-
 # Worker process state, set by _init_worker.
 _w_stop: Any = None
 _w_algo = ""

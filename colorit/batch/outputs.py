@@ -87,8 +87,8 @@ class BenchOutputs:
     def write(self, out: BenchOutcome, guard: Any, writer: JournalWriter | None,
               solved: list[BoardResult | None], solve_s: float) -> None:
         """Every file asked for, each whole, under the command's signal ``guard``."""
-        from ..runtime.signals import write_output
         from ..io.datasets import solutions_text
+        from ..runtime.signals import write_output
 
         o = self.o
         if o.solutions:

@@ -18,8 +18,8 @@ from .planner import BudgetPlanner, Pass
 from .solving import BoardResult, Seed, StopFlag, solve_boards
 
 if TYPE_CHECKING:
-    from .results import Campaign
     from .inputs import BenchInputs
+    from .results import Campaign
 
 
 def first_todo(inputs: BenchInputs) -> list[int]:

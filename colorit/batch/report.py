@@ -62,7 +62,9 @@ def load_expect(specs: list[str] | None, files: list[str]) -> list[tuple[str, li
     if len(specs) == 1 and specs[0] == "auto":
         specs = ["auto"] * len(files)
     if len(specs) != len(files):
-        raise ColoritError(f"--expect given {plural(len(specs), 'time')} for {plural(len(files), 'file')}; give it once per FILE, or once as 'auto'")
+        raise ColoritError(
+            f"--expect given {plural(len(specs), 'time')} for {plural(len(files), 'file')}; give it once per FILE, or once as 'auto'"
+        )
     out: list[tuple[str, list[int]] | None] = []
     for spec, f in zip(specs, files):
         if spec == "auto":
@@ -169,7 +171,9 @@ def print_report(summary: dict[str, Any], reports: list[FileReport], results: Se
     print(file=out)
     _table(rows, out)
     print(file=out)
-    _table([["summary", "value"], *[[k, f"{summary[k]:g}" if isinstance(summary[k], float) else str(summary[k])] for k in SUMMARY_KEYS]], out)
+    _table(
+        [["summary", "value"], *[[k, f"{summary[k]:g}" if isinstance(summary[k], float) else str(summary[k])] for k in SUMMARY_KEYS]], out
+    )
 
 
 def interval_pct(summary: dict[str, Any]) -> float:

@@ -18,7 +18,6 @@ from .context import Context, read_board
 from .options import UsageError, add_memory, add_quiet, add_start, add_time_limit, require_extra, solver_name
 from .solving import solve_within
 
-
 BASELINE = "linear"
 COLUMNS = ("algorithm", "moves", "time_s", "proven", "saving_moves", "saving_pct")
 
@@ -104,10 +103,14 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         from ..render.charts import compare_chart
 
         lower = max((s.lower_bound for s in results.values()), default=0)
-        png = compare_chart(rows, lower_bound=lower or None, title=f"{args.input}: {board.height}x{board.width}, {plural(board.n_colours, 'colour')}")
+        png = compare_chart(
+            rows, lower_bound=lower or None, title=f"{args.input}: {board.height}x{board.width}, {plural(board.n_colours, 'colour')}"
+        )
         write_output(args.plot, png, guard)
         if not args.quiet:
             print(f"colorit compare: wrote the chart to {args.plot}", file=sys.stderr, flush=True)
     if guard.requested:
-        print(f"colorit compare: interrupted by {guard.signal_name}: the table holds the algorithms run so far", file=sys.stderr, flush=True)
+        print(
+            f"colorit compare: interrupted by {guard.signal_name}: the table holds the algorithms run so far", file=sys.stderr, flush=True
+        )
     return guard.exit_code

@@ -35,8 +35,8 @@ def read_board(path: str, start: str | tuple[int, int] = "top-left") -> Board:
 
 def read_board_and_id(path: str, start: str | tuple[int, int] = "top-left") -> tuple[Board, GameId | None]:
     """The board in a CSV or game ID file (``-``: standard input), and the game ID."""
-    from ..io.csvfile import read_board_file
     from ..errors import BoardFormatError
+    from ..io.csvfile import read_board_file
 
     try:
         return read_board_file(path, start=start)

@@ -41,9 +41,15 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--size", required=True, type=arg_type(_size, "--size", "size"), metavar="WxH", help="width x height, e.g. 14x14 or 20x12")
-    p.add_argument("--colours", "--colors", type=count_arg(1, "--colours", MAX_COLOURS), required=True, metavar="C", help="number of colours")
-    p.add_argument("--seed", type=count_arg(0, "--seed", MAX_SEED), default=None, metavar="S", help="random seed (default: a new one, reported)")
+    p.add_argument(
+        "--size", required=True, type=arg_type(_size, "--size", "size"), metavar="WxH", help="width x height, e.g. 14x14 or 20x12"
+    )
+    p.add_argument(
+        "--colours", "--colors", type=count_arg(1, "--colours", MAX_COLOURS), required=True, metavar="C", help="number of colours"
+    )
+    p.add_argument(
+        "--seed", type=count_arg(0, "--seed", MAX_SEED), default=None, metavar="S", help="random seed (default: a new one, reported)"
+    )
     p.add_argument("-o", "--output", default=STDIO, metavar="FILE", help="board file to write (default '-': standard output)")
     p.add_argument(
         "--format",
@@ -51,7 +57,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default="csv",
         help="csv (default), or tatham: a game ID of Simon Tatham's Flood, WxHcCmK:DESC,LIMIT with LIMIT the proven optimum + K",
     )
-    p.add_argument("--extra", type=count_arg(0, "--extra", 10**9), default=0, metavar="K", help="--format tatham: extra moves the limit allows beyond the optimum (default 0)")
+    p.add_argument(
+        "--extra",
+        type=count_arg(0, "--extra", 10**9),
+        default=0,
+        metavar="K",
+        help="--format tatham: extra moves the limit allows beyond the optimum (default 0)",
+    )
     add_time_limit(p, "--format tatham: seconds to prove the optimum the limit counts from")
     add_quiet(p, "no progress line (the seed of a board sent to standard output is still reported on standard error)")
 

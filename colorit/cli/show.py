@@ -33,7 +33,6 @@ from .options import (
 )
 from .solving import describe, solve_within
 
-
 KINDS = {".gif": "gif", ".png": "png"}
 #: The longest pause between moves of a terminal replay (as ``render.terminal.replay`` allows).
 MAX_DELAY = 10.0
@@ -42,15 +41,35 @@ MAX_DELAY = 10.0
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("input", metavar="IN.csv", help="the board ('-': standard input)")
     p.add_argument("moves", metavar="MOVES.csv", nargs="?", default=None, help="an answer to show (default: solve the board first)")
-    p.add_argument("-o", "--output", metavar="FILE", default=None, help="write solve.gif (animated) or solve.png (key frames) instead of playing in the terminal")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        default=None,
+        help="write solve.gif (animated) or solve.png (key frames) instead of playing in the terminal",
+    )
     add_algo(p)
     add_time_limit(p, "seconds for the solve when no moves file is given")
     add_memory(p)
     add_start(p)
     add_labels(p)
-    p.add_argument("--delay", type=pause_arg("--delay", MAX_DELAY), default=0.15, metavar="S", help=f"seconds between moves in the terminal, 0 to {MAX_DELAY:g} (default 0.15; 0: as fast as the terminal draws)")
-    p.add_argument("--every", type=count_arg(1, "--every"), default=None, metavar="K", help="PNG: a key frame every K moves (default: about eight frames)")
-    p.add_argument("--cell", type=count_arg(1, "--cell"), default=None, metavar="PX", help="pixels per cell (default: chosen from the board size)")
+    p.add_argument(
+        "--delay",
+        type=pause_arg("--delay", MAX_DELAY),
+        default=0.15,
+        metavar="S",
+        help=f"seconds between moves in the terminal, 0 to {MAX_DELAY:g} (default 0.15; 0: as fast as the terminal draws)",
+    )
+    p.add_argument(
+        "--every",
+        type=count_arg(1, "--every"),
+        default=None,
+        metavar="K",
+        help="PNG: a key frame every K moves (default: about eight frames)",
+    )
+    p.add_argument(
+        "--cell", type=count_arg(1, "--cell"), default=None, metavar="PX", help="pixels per cell (default: chosen from the board size)"
+    )
     add_quiet(p, "no summary line on standard error")
 
 

@@ -27,7 +27,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "input",
         metavar="IN.csv",
-        help="the board: one row per line, integer colour ids separated by commas, or a game ID of Simon Tatham's Flood ('-': standard input)",
+        help="the board: one row per line, integer colour ids separated by commas, "
+        "or a game ID of Simon Tatham's Flood ('-': standard input)",
     )
     p.add_argument("output", metavar="OUT.csv", help="where to write the answer: one colour id per line ('-': standard output)")
     add_algo(p)

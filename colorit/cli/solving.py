@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 
 from ..log import plural
 
-
 if TYPE_CHECKING:
     from ..game.board import Board
     from ..io.gameid import GameId

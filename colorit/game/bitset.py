@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 from llvmlite import ir
-from numba import carray, types
+from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
+from numba.np.numpy_support import carray
 
 from .._jit import kernel
 
@@ -156,4 +157,5 @@ def to_bits(members: np.ndarray | list[int], n_bits: int) -> np.ndarray:
 def from_bits(bits: np.ndarray) -> list[int]:
     """The members of a bitset, increasing (Python-side helper)."""
     out = np.empty(bits.shape[0] * 64, dtype=np.int64)
-    return out[: bs_members(bits, out)].tolist()
+    members: list[int] = out[: bs_members(bits, out)].tolist()
+    return members

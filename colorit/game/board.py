@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -86,12 +87,14 @@ def _as_cells(cells: object) -> np.ndarray:
 def _start_cell(start: object, height: int, width: int) -> tuple[int, int]:
     """``start`` as a cell ``(row, column)`` of a ``height`` x ``width`` board, checked as
     ``Board`` takes it (any whole numbers, numpy's too)."""
+    row: object
+    column: object
     try:
-        r, c = start  # type: ignore[misc]
+        row, column = start  # type: ignore[misc]  # any pair; anything else is the error below
     except (TypeError, ValueError):
         raise BoardFormatError(f"start cell must be (row, column), got {start!r}") from None
     try:
-        r, c = whole_number(r, "start row"), whole_number(c, "start column")
+        r, c = whole_number(row, "start row"), whole_number(column, "start column")
     except ColoritError as e:
         raise BoardFormatError(str(e)) from None
     _check_start_inside(r, c, height, width)
@@ -240,12 +243,26 @@ class _Rules:
     answer plays the moves cell by cell, sharing no code with the region graph the
     solvers play on."""
 
-    def replay(self: Board, moves: Sequence[int]) -> np.ndarray:
+    if TYPE_CHECKING:  # what the rules read of the board, as ``Board`` has it
+        start: tuple[int, int]
+
+        @property
+        def palette(self) -> np.ndarray: ...
+
+        @property
+        def codes(self) -> np.ndarray: ...
+
+        @property
+        def n_colours(self) -> int: ...
+
+        def codes_of(self, moves: Sequence[int]) -> np.ndarray: ...
+
+    def replay(self, moves: Sequence[int]) -> np.ndarray:
         """The grid of colour ids after playing ``moves`` (colour ids)."""
         grid, _ = _replay_cells(self.codes, self.n_colours, self.start[0], self.start[1], self.codes_of(moves))
         return self.palette[grid]  # type: ignore[no-any-return]
 
-    def flood_steps(self: Board, moves: Sequence[int]) -> np.ndarray:
+    def flood_steps(self, moves: Sequence[int]) -> np.ndarray:
         """For each cell, the move after which it is flooded (0: flooded from the start,
         ``-1``: still outside after the last move); ``moves`` are colour ids.
 
@@ -255,11 +272,11 @@ class _Rules:
         _, joined = _replay_cells(self.codes, self.n_colours, self.start[0], self.start[1], self.codes_of(moves))
         return joined  # type: ignore[no-any-return]
 
-    def check(self: Board, moves: Sequence[int]) -> None:
+    def check(self, moves: Sequence[int]) -> None:
         """Raise ``SolutionError`` unless ``moves`` (colour ids) leave one colour everywhere."""
         self.check_codes(self.codes_of(moves))
 
-    def check_codes(self: Board, codes: np.ndarray) -> None:
+    def check_codes(self, codes: Sequence[int] | np.ndarray) -> None:
         """``check`` for moves given as colour codes (what the solvers answer in)."""
         codes = np.asarray(codes, dtype=np.int32)
         n_colours = self.n_colours

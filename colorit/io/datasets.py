@@ -29,9 +29,9 @@ from pathlib import Path
 
 import numpy as np
 
+from ..errors import BoardFormatError, ColoritError
 from ..game.board import START_CORNER, Board, palettes_and_codes, parse_start
 from .files import StrPath, read_bytes
-from ..errors import BoardFormatError, ColoritError
 
 #: The dataset alphabet: the character of colour id k is ``ALPHABET[k - 1]``.
 ALPHABET = "123456789abcdefghijklmnopqrstuvwxyz"
@@ -207,7 +207,7 @@ def _boards(runs: Iterable[np.ndarray], start: str | tuple[int, int] | None, pat
     codes are worked out at once (``board.palettes_and_codes``); a start cell given as
     a pair is checked by ``Board`` on the run's first board."""
     spec = default_start(path) if start is None else start
-    boards = []
+    boards: list[Board] = []
     for run in runs:
         if not len(run):
             continue

@@ -127,7 +127,7 @@ def _unpack(s: DataSet, archive: Path, staging: Path) -> Path:
             z.extractall(path=into)
     except (py7zr.exceptions.ArchiveError, py7zr.exceptions.PasswordRequired, OSError, EOFError) as e:
         raise DataSetError(f"{s.name}: cannot unpack {s.boards_from.path}: {e}") from None
-    return into / members[0].filename
+    return into / str(members[0].filename)
 
 
 def lengths_of_answers(name: str, path: Path) -> list[int]:

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..game.board import START_CORNER, Board
 from ..errors import BoardFormatError, ColoritError
+from ..game.board import START_CORNER, Board
 
 #: One character per colour: DESC's alphabet.
 DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"

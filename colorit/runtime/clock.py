@@ -8,7 +8,6 @@ import gc
 import os
 import time
 
-
 #: The young generation's threshold while a command starts. Imports and loading the
 #: kernels make a few hundred thousand objects that live as long as the process, and at
 #: the default threshold (700) the cyclic collector walks them hundreds of times: 0.1 s

@@ -20,11 +20,10 @@ from collections.abc import Sequence
 
 from ..game.bitset import RUNTIME_WIDTH, WIDTH_TIERS, compiled_width, n_words
 from ..game.board import Board
-from ..io.csvfile import COMPILED_TEXT_MOVES, moves_text
 from ..game.generate import random_board
 from ..game.graph import BITSET_MAX_REGIONS, RegionGraph, count_regions
-from ..solvers import Control, Limits, astar, beam, dfs, solve, solver_names
-from ..solvers import dominance
+from ..io.csvfile import COMPILED_TEXT_MOVES, moves_text
+from ..solvers import Control, Limits, astar, astar_store, beam, dfs, dominance, solve, solver_names
 from ..solvers.deadline import mark_warm
 from ..solvers.linear import linear_moves
 from ..solvers.lookahead import lookahead_moves
@@ -122,7 +121,7 @@ def warm_astar(widths: set[int], only_astar: bool = False, algo: str | None = No
         beam.search(graph, OneSlice(checks=2), linear_moves(graph), max_width=beam.FIRST_WIDTH)
     if loaded and not only_astar:
         # A*'s store grows only past its first capacity (its kernels take any width)
-        store = astar.NodeStore(WIDTH_TIERS[0], 4, 256, 1 << 20)
+        store = astar_store.NodeStore(WIDTH_TIERS[0], 4, 256, 1 << 20)
         store.grow_nodes(0)
         store.grow_table(0)
         # the index starts only on wider sets and bigger tables than this small grow's

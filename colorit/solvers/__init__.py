@@ -13,10 +13,10 @@ import numpy as np
 from ..errors import ColoritError
 from ..game.board import Board
 from ..game.graph import RegionGraph
+from ..limits import Limits
 from . import astar, auto, beam, dfs, greedy, linear, lookahead  # noqa: F401  (registration)
 from .base import (
     Control,
-    Limits,
     Outcome,
     Solution,
     SolverSpec,

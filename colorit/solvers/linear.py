@@ -18,6 +18,11 @@ def linear_moves(graph: RegionGraph) -> list[int]:
     return linear_codes(graph)
 
 
-@register("linear", "the original basic AI: the colour of the first region, scanning left to right and top to bottom, that borders the flood", aliases=("basic",), rank=0)
+@register(
+    "linear",
+    "the original basic AI: the colour of the first region, scanning left to right and top to bottom, that borders the flood",
+    aliases=("basic",),
+    rank=0,
+)
 def solve_linear(graph: RegionGraph, control: Control) -> Outcome:
     return one_game(graph, control, linear_codes(graph), True)

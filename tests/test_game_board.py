@@ -9,15 +9,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import naive
-from boardgen import STABLE, boards
 from colorit import Board, BoardFormatError, SolutionError
 from colorit.game.board import INT64_MAX, INT64_MIN, fits_int64, parse_start
+
+import naive
+from boardgen import STABLE, boards
+from conftest import HAND_ROWS
 
 # Worked by hand from the top-left cell (colour 1):
 #   0 absorbs (1,0);  2 absorbs (0,1), (2,0), (2,1);
 #   0 absorbs the 0s: (0,2), (0,3), (1,3), (2,2), (3,0), (3,1), (3,2);  1 absorbs the rest.
-GRID = [[1, 2, 0, 0], [0, 1, 1, 0], [2, 2, 0, 1], [0, 0, 0, 1]]
 SOLUTION = [0, 2, 0, 1]
 
 
@@ -31,7 +32,7 @@ def test_shape_palette_and_codes() -> None:
 
 
 def test_board_owns_an_immutable_copy() -> None:
-    cells = np.array(GRID)
+    cells = np.array(HAND_ROWS)
     board = Board(cells)
     cells[0, 0] = 99
     assert board.cells[0, 0] == 1
@@ -39,51 +40,51 @@ def test_board_owns_an_immutable_copy() -> None:
         board.cells[0, 0] = 5
 
 
-def test_replay_by_hand() -> None:
-    board = Board.from_rows(GRID)
+def test_replay_by_hand(hand_board: Board) -> None:
+    board = hand_board
     assert board.replay([0]).tolist() == [[0, 2, 0, 0], [0, 1, 1, 0], [2, 2, 0, 1], [0, 0, 0, 1]]
     assert board.replay([0, 2]).tolist() == [[2, 2, 0, 0], [2, 1, 1, 0], [2, 2, 0, 1], [0, 0, 0, 1]]
     assert board.replay([0, 2, 0]).tolist() == [[0, 0, 0, 0], [0, 1, 1, 0], [0, 0, 0, 1], [0, 0, 0, 1]]
     assert board.replay(SOLUTION).tolist() == [[1] * 4] * 4
 
 
-def test_replay_leaves_the_board_alone() -> None:
-    board = Board.from_rows(GRID)
+def test_replay_leaves_the_board_alone(hand_board: Board) -> None:
+    board = hand_board
     board.replay(SOLUTION)
-    assert board.cells.tolist() == GRID
+    assert board.cells.tolist() == HAND_ROWS
 
 
-def test_check_accepts_the_hand_solution() -> None:
-    Board.from_rows(GRID).check(SOLUTION)
+def test_check_accepts_the_hand_solution(hand_board: Board) -> None:
+    hand_board.check(SOLUTION)
 
 
-def test_check_accepts_a_wasted_move() -> None:
+def test_check_accepts_a_wasted_move(hand_board: Board) -> None:
     # replaying the flood's own colour, or a colour not on its border, absorbs nothing
-    Board.from_rows(GRID).check([1, 0, 2, 0, 1])
+    hand_board.check([1, 0, 2, 0, 1])
 
 
-def test_check_rejects_an_unfinished_answer() -> None:
+def test_check_rejects_an_unfinished_answer(hand_board: Board) -> None:
     with pytest.raises(SolutionError, match="^after 3 moves the board still has 2 colours$"):
-        Board.from_rows(GRID).check([0, 2, 0])
+        hand_board.check([0, 2, 0])
 
 
-def test_check_rejects_a_colour_not_on_the_board() -> None:
+def test_check_rejects_a_colour_not_on_the_board(hand_board: Board) -> None:
     with pytest.raises(SolutionError, match="^move 2: colour 9 does not occur on the board$"):
-        Board.from_rows(GRID).check([0, 9, 0, 1])
+        hand_board.check([0, 9, 0, 1])
 
 
-def test_check_rejects_a_move_that_is_not_an_id() -> None:
+def test_check_rejects_a_move_that_is_not_an_id(hand_board: Board) -> None:
     with pytest.raises(SolutionError, match="move 1 is not a colour id"):
-        Board.from_rows(GRID).check(["0"])  # type: ignore[list-item]
+        hand_board.check(["0"])  # type: ignore[list-item]
 
 
-def test_one_colour_board_needs_no_moves() -> None:
+def test_one_colour_board_needs_no_moves(hand_board: Board) -> None:
     board = Board.from_rows([[4, 4], [4, 4]])
     assert board.is_solved()
     board.check([])
-    assert not Board.from_rows(GRID).is_solved()
+    assert not hand_board.is_solved()
     with pytest.raises(SolutionError):
-        Board.from_rows(GRID).check([])
+        hand_board.check([])
 
 
 def test_replay_from_the_centre() -> None:
@@ -95,10 +96,10 @@ def test_replay_from_the_centre() -> None:
         board.with_start((0, 0)).check([3, 4])  # from a corner 3, 4 leaves 5 behind
 
 
-def test_with_start_keeps_the_cells() -> None:
-    board = Board.from_rows(GRID).with_start((2, 3))
+def test_with_start_keeps_the_cells(hand_board: Board) -> None:
+    board = hand_board.with_start((2, 3))
     assert board.start == (2, 3)
-    assert board.cells.tolist() == GRID
+    assert board.cells.tolist() == HAND_ROWS
 
 
 def test_repr_pastes_back_and_str_is_csv() -> None:

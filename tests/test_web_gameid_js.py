@@ -8,19 +8,22 @@ Each hypothesis example sends a batch of cases to one node process (tests/js/gam
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_gameid import BAD_IDS
+
+from colorit import Board
+from colorit.errors import BoardFormatError, ColoritError
+from colorit.io.csvfile import read_board_file
+from colorit.io.gameid import DIGITS, format_game_id, parse_game_id
 
 from ci_env import tool_or_skip
-from colorit import Board
-from colorit.io.csvfile import read_board_file
-from colorit.errors import BoardFormatError, ColoritError
-from colorit.io.gameid import DIGITS, format_game_id, parse_game_id
+from conftest import BAD_GAME_IDS
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "tests" / "js" / "gameid_cli.mjs"
@@ -29,14 +32,14 @@ NODE = tool_or_skip("node")
 BATCH = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
-def run_node(op: str, cases: list[dict]) -> list[dict]:
+def run_node(op: str, cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
     request = json.dumps({"op": op, "cases": cases})
     done = subprocess.run([NODE, str(SCRIPT)], input=request, capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)  # type: ignore[no-any-return]
 
 
-def python_parse(text: str) -> dict:
+def python_parse(text: str) -> dict[str, Any]:
     try:
         game = parse_game_id(text)
     except BoardFormatError as e:
@@ -93,9 +96,9 @@ def test_damaged_ids_give_the_same_board_or_the_same_message(texts: list[str]) -
 
 
 def test_each_bad_id_gets_the_same_message_and_column() -> None:
-    texts = [text for text, _, _ in BAD_IDS]
+    texts = [text for text, _, _ in BAD_GAME_IDS]
     got = run_node("parse", [{"text": t} for t in texts])
-    for (text, column, fragment), answer in zip(BAD_IDS, got):
+    for (text, column, fragment), answer in zip(BAD_GAME_IDS, got):
         assert answer["error"].startswith(f"game ID: column {column}: "), (text, answer)
         assert fragment in answer["error"]
     compare(texts)
@@ -124,7 +127,11 @@ def test_board_files_as_csvio_reads_them(tmp_path: Path) -> None:
         except BoardFormatError as e:
             assert answer == {"error": str(e).replace(str(path), "board.txt")}, text
             continue
-        want = {"rows": [[str(v) for v in row] for row in board.cells.tolist()], "start": list(board.start), "limit": game.limit if game else None}
+        want = {
+            "rows": [[str(v) for v in row] for row in board.cells.tolist()],
+            "start": list(board.start),
+            "limit": game.limit if game else None,
+        }
         assert answer == want, text
 
 
@@ -142,14 +149,14 @@ def test_board_files_as_csvio_reads_them(tmp_path: Path) -> None:
         max_size=15,
     )
 )
-def test_the_page_writes_the_ids_python_writes(cases: list) -> None:
+def test_the_page_writes_the_ids_python_writes(cases: list[tuple[list[int], int, int, int, random.Random]]) -> None:
     requests, wants = [], []
     for pool, width, limit, extra, rnd in cases:
         small = rnd.random() < 0.5
         ids = [abs(i) % 36 for i in pool] if small else pool
         cells = np.array([[rnd.choice(ids) for _ in range(width)] for _ in range(2)], dtype=np.int64)
         try:
-            want: dict = {"text": format_game_id(Board(cells), limit, extra)}
+            want: dict[str, Any] = {"text": format_game_id(Board(cells), limit, extra)}
         except ColoritError as e:
             want = {"error": str(e)}
         requests.append({"rows": [[str(v) for v in row] for row in cells.tolist()], "limit": limit, "extra": extra})

@@ -5,9 +5,7 @@ width, the cells a move absorbs, and the start state."""
 
 from __future__ import annotations
 
-import naive
 import numpy as np
-from boardgen import STABLE, boards, cells_of, front_of
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -16,10 +14,13 @@ from colorit.game.bitset import count, from_bits, to_bits
 from colorit.game.graph import padded
 from colorit.game.play_bits import absorbed_cells, eliminating_colour, frontier, play, play_rows, start_state
 
-# The board of test_board.py. Regions in reading order of their first cell:
+import naive
+from boardgen import STABLE, boards, cells_of, front_of
+from conftest import HAND_ROWS
+
+# The hand board (conftest.HAND_ROWS). Regions in reading order of their first cell:
 #   R0 (0,0)=1   R1 (0,1)=2   R2 (0,2),(0,3),(1,3)=0   R3 (1,0)=0   R4 (1,1),(1,2)=1
 #   R5 (2,0),(2,1)=2   R6 (2,2),(3,2),(3,1),(3,0)=0   R7 (2,3),(3,3)=1
-GRID = [[1, 2, 0, 0], [0, 1, 1, 0], [2, 2, 0, 1], [0, 0, 0, 1]]
 
 
 def flood_of(grid: naive.Grid, start: tuple[int, int]) -> set[tuple[int, int]]:
@@ -81,8 +82,8 @@ def test_play_rows_matches_play(board: Board, moves: list[int]) -> None:
 
 
 def test_play_by_hand() -> None:
-    # the hand answer 0, 2, 0, 1 of test_board.py, region by region
-    g = RegionGraph.from_board(Board.from_rows(GRID))
+    # the hand answer 0, 2, 0, 1 of test_game_board.py, region by region
+    g = RegionGraph.from_board(Board.from_rows(HAND_ROWS))
     flooded = to_bits([0], g.n_regions)
     front = np.zeros_like(flooded)
     frontier(flooded, g.adj_ptr, g.adj_idx, front)
@@ -130,7 +131,7 @@ def test_eliminating_colour_by_hand() -> None:
     """On the hand board from the corner (frontier R1, R3) no colour is eliminating: each
     has a region further out. After 0 and 2 the frontier is R2, R4, R6, which holds both
     0s left: 0 is eliminating, and the 1s are not (R7 is further out)."""
-    g = RegionGraph.from_board(Board.from_rows(GRID))
+    g = RegionGraph.from_board(Board.from_rows(HAND_ROWS))
     flooded, front = start_state(g)
     assert eliminating_colour(flooded, front, g.colour_mask, flooded) == -1
     for move in (0, 2):
@@ -153,7 +154,7 @@ def test_absorbed_cells_counts_the_frontier_by_colour(board: Board, moves: list[
 
 
 def test_start_state_is_the_start_region_and_its_neighbours() -> None:
-    board = Board.from_rows(GRID, start=(2, 2))  # region 6
+    board = Board.from_rows(HAND_ROWS, start=(2, 2))  # region 6
     g = RegionGraph.from_board(board)
     flooded, front = start_state(g)
     assert from_bits(flooded) == [6] and from_bits(front) == [4, 5, 7]

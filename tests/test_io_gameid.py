@@ -8,19 +8,21 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cli_support import GRID, assert_one_line_error, in_process, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from naive import optimal_length
 
 from colorit import Board
+from colorit.errors import BoardFormatError, ColoritError
+from colorit.game.generate import random_board
 from colorit.io.csvfile import read_board_csv, read_board_file
 from colorit.io.datasets import read_board_set
-from colorit.errors import BoardFormatError, ColoritError
 from colorit.io.gameid import DIGITS, format_game_id, parse_game_id
-from colorit.game.generate import random_board
 
-#: cli_support.GRID (optimum 4 from the corner) as a game ID, with 2 extra moves.
+from cli_support import assert_one_line_error, in_process, run
+from conftest import BAD_GAME_IDS, HAND_CSV
+from naive import optimal_length
+
+#: conftest.HAND_CSV (optimum 4 from the corner) as a game ID, with 2 extra moves.
 GRID_ID = "4x4c3m2:1200011022010001,6"
 
 
@@ -73,7 +75,9 @@ def test_format_then_parse_gives_the_board_back(width: int, height: int, colours
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.integers(-(2**63), 2**63 - 1), min_size=1, max_size=36, unique=True), st.integers(1, 8), st.randoms(use_true_random=False))
+@given(
+    st.lists(st.integers(-(2**63), 2**63 - 1), min_size=1, max_size=36, unique=True), st.integers(1, 8), st.randoms(use_true_random=False)
+)
 def test_other_ids_are_written_by_their_rank(ids: list[int], width: int, rnd: object) -> None:
     """Ids outside 0..35 become codes: colour number minus 1, the guide's one numbering."""
     height = 3
@@ -95,36 +99,9 @@ def test_boards_of_more_than_36_colours_have_no_id() -> None:
         format_game_id(Board.from_rows([[0, 1, 2]]), -1)
 
 
-BAD_IDS = [
-    ("", 1, "empty game ID"),
-    ("   ", 4, "empty game ID"),
-    ("x4:0000,1", 1, "expected the width"),
-    ("4y4:0,1", 2, "expected 'x' between the width and the height"),
-    ("4x:0,1", 3, "expected the height"),
-    ("0x4:,1", 1, "a 0x4 board has no cells"),
-    ("9999x9999:0,1", 1, "more than 50,000,000 cells"),
-    ("2x2c37m0:0000,1", 5, "37 colours are more than the 36"),
-    ("2x2c0:0000,1", 5, "at least 1 colour"),
-    ("2x2cm0:0000,1", 5, "expected the number of colours"),
-    ("2x2c3mx:0000,1", 7, "expected the extra moves"),
-    ("2x2c3m0 0000,1", 8, "expected ':' after the parameters"),
-    ("2x2", 4, "expected ':'"),
-    ("2x2:000,1", 8, "the description has 3 cells, a 2x2 board needs 4"),
-    ("2x2:00000,1", 9, "the description has 5 cells, a 2x2 board needs 4"),
-    ("2x2:0000", 9, "expected ',' and the move limit"),
-    ("2x2:00a0,1", 7, "'a' is not a colour (0-9, A-Z)"),
-    ("2x2:00-0,1", 7, "'-' is not a colour"),
-    ("2x2c3m1:0030,1", 11, "'3' is colour 3, but the parameters give 3 colours (0 to 2)"),
-    ("2x2:0000,", 10, "expected the move limit (a whole number), found the end of the line"),
-    ("2x2:0000,x", 10, "expected the move limit (a whole number), found 'x'"),
-    ("2x2:0000,-3", 10, "expected the move limit"),
-    ("2x2:0000,12345678901", 10, "the move limit 12345678901 is more than 1000000000"),
-    ("2x2:0000,3,4", 11, "unexpected ',' after the move limit"),
-    ("2x2:0000,3 junk", 11, "unexpected ' ' after the move limit"),
-]
 
 
-@pytest.mark.parametrize(("text", "column", "fragment"), BAD_IDS)
+@pytest.mark.parametrize(("text", "column", "fragment"), BAD_GAME_IDS)
 def test_a_bad_id_is_one_line_naming_its_column(text: str, column: int, fragment: str) -> None:
     with pytest.raises(BoardFormatError) as info:
         parse_game_id(text)
@@ -147,7 +124,7 @@ def test_board_files_holding_an_id_read_as_the_board(tmp_path: Path) -> None:
     path = tmp_path / "board.txt"
     path.write_bytes(b"\xef\xbb\xbf" + GRID_ID.encode() + b"\r\n\r\n")
     csv_path = tmp_path / "g.csv"
-    csv_path.write_text(GRID)
+    csv_path.write_text(HAND_CSV)
     board, game = read_board_file(path)
     assert game is not None and (game.limit, game.extra) == (6, 2)
     assert board.start == (0, 0)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from boardgen import STABLE
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -29,6 +28,8 @@ from colorit.game.bitset import (
     to_bits,
     width_shape,
 )
+
+from boardgen import STABLE
 
 WORDS = st.integers(0, 2**64 - 1)
 
@@ -128,7 +129,8 @@ def test_padded_width_is_the_smallest_tier_that_holds_the_set() -> None:
             assert compiled_width(words) == width
         else:
             assert width == words and compiled_width(words) == RUNTIME_WIDTH
-            assert isinstance(width_shape(words), np.ndarray) and width_shape(words).shape == (words,)
+            shape = width_shape(words)
+            assert isinstance(shape, np.ndarray) and shape.shape == (words,)
     assert width_shape(3) == (0, 0, 0)
 
 

@@ -1,7 +1,7 @@
 """The page's game ID field (colorit/web/static/gameid_ui.js) in headless Chromium: a
 pasted ID plays the board the Python parser reads, a bad one leaves a one-line message and
 the game as it was, and a new board's ID parses back to that board with its par as the
-limit. Reuses the server, browser and canvas helpers of tests/test_web_browser.py.
+limit. Uses the server, browser and canvas helpers of tests/browser_support.py.
 
 ``COLORIT_SCREENSHOTS=DIR`` keeps a screenshot of the page with a loaded ID in DIR.
 """
@@ -12,11 +12,13 @@ import os
 from pathlib import Path
 from typing import Any
 
-from test_web_browser import browser, by_id, cells_shown, moves_shown, new_game, page, server, swatches, wait_until  # noqa: F401
-
 from colorit import solve
 from colorit.errors import BoardFormatError
 from colorit.io.gameid import parse_game_id
+
+from browser_support import by_id, cells_shown, moves_shown, new_game, require_browser, swatches, wait_until
+
+require_browser()
 
 #: A 6x4 board of 5 colours, three extra moves.
 GAME_ID = "6x4c5m3:012340123401234012340120,13"

@@ -15,15 +15,16 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
-from cli_support import env, registered
 
 from colorit import Board, Control, Limits, RegionGraph, SolutionError, solve
 from colorit.game import play_lists
+from colorit.game.bitset import compiled_width
 from colorit.game.generate import random_board
 from colorit.game.graph import GraphTooBig
-from colorit.solvers import Outcome, get_solver
-from colorit.solvers import deadline
+from colorit.solvers import Outcome, deadline, get_solver
 from colorit.solvers.deadline import STOP_GRACE_S, build_solution, hard_deadline_for, run_guarded
+
+from cli_support import env, registered
 
 BOARD = random_board(30, 30, 6, seed=11)
 
@@ -77,7 +78,8 @@ def test_a_stubborn_solver_is_answered_for_by_the_hard_deadline(release: threadi
         t0 = time.monotonic()
         sol = solve(BOARD, "stubborn-guard", Limits(time=limit))
         wall = time.monotonic() - t0
-    # answered by the hard deadline, not by the solver, which holds on (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
+    # answered by the hard deadline, not by the solver, which holds on (wide margin for a
+    # loaded CI machine; benchmarks/promises.py measures the promise)
     assert limit <= wall < limit + 5
     assert sol.stopped == "time" and not sol.proven_optimal
     assert list(sol.moves) == BOARD.ids_of(greedy_codes(graph))  # the best reported, not the held one
@@ -100,7 +102,9 @@ def test_the_next_solve_is_not_held_up_by_an_abandoned_thread(release: threading
         solve(BOARD, "stubborn-guard", Limits(time=0.1))
     t0 = time.monotonic()
     sol = solve(BOARD, "greedy", Limits(time=30))
-    assert time.monotonic() - t0 < 15  # greedy's milliseconds, not held up to its 30 s (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
+    # greedy's milliseconds, not held up to its 30 s (wide margin for a loaded CI machine;
+    # benchmarks/promises.py measures the promise)
+    assert time.monotonic() - t0 < 15
     assert sol.stopped == "" and sol.algo == "greedy"
 
 
@@ -179,7 +183,8 @@ def test_a_stop_request_is_answered_within_the_grace(release: threading.Event) -
         t0 = time.monotonic()
         sol = solve(BOARD, "stubborn-guard", control=control)
         wall = time.monotonic() - t0
-    # not before the grace, and by the stop rather than the 30 s limit (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
+    # not before the grace, and by the stop rather than the 30 s limit (wide margin for a
+    # loaded CI machine; benchmarks/promises.py measures the promise)
     assert 0.2 + STOP_GRACE_S <= wall + 0.01 < 0.2 + STOP_GRACE_S + deadline.POLL_S + 10
     assert sol.stopped == "signal"
     BOARD.check(list(sol.moves))
@@ -198,7 +203,9 @@ def test_a_stop_request_to_a_cooperative_solver_is_answered_at_once() -> None:
     with registered("sleepy-guard", sleepy):
         t0 = time.monotonic()
         sol = solve(BOARD, "sleepy-guard", control=control)
-    assert time.monotonic() - t0 < 0.2 + deadline.POLL_S + 10  # the stop, not the 30 s limit (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
+    # the stop, not the 30 s limit (wide margin for a loaded CI machine; benchmarks/promises.py
+    # measures the promise)
+    assert time.monotonic() - t0 < 0.2 + deadline.POLL_S + 10
     assert sol.stopped == "signal"
 
 
@@ -316,7 +323,7 @@ def test_a_warm_solve_with_a_long_limit_runs_on_the_callers_thread(monkeypatch: 
         threads.append(threading.current_thread())
         return Outcome(linear_codes(graph), False, 0)
 
-    width = deadline.compiled_width(RegionGraph.from_board(BOARD).n_words)
+    width = compiled_width(RegionGraph.from_board(BOARD).n_words)
     long_limit = deadline.INLINE_LIMIT_S
     with registered("test-warm", fn) as spec:
         cases = [
@@ -340,7 +347,7 @@ def test_mark_warm_adds_widths_and_any_width_stays_any() -> None:
     try:
         deadline.mark_warm("test-marks", {2})
         deadline.mark_warm("test-marks", [4])
-        assert deadline._warm["test-marks"] == {2, 4}
+        assert deadline._warm["test-marks"] == frozenset({2, 4})
         deadline.mark_warm("test-marks")
         deadline.mark_warm("test-marks", {3})
         assert deadline._warm["test-marks"] is None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import os
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -24,15 +24,6 @@ from colorit.io.datasets import (
     read_lengths,
     solutions_text,
 )
-
-DATASETS = Path(os.environ.get("COLORIT_DATASETS", Path(__file__).resolve().parents[1].parent / "shared" / "datasets"))
-
-
-def dataset(name: str) -> Path:
-    path = DATASETS / name
-    if not path.is_file():
-        pytest.skip(f"benchmark set {name} not found in {DATASETS} (set COLORIT_DATASETS)")
-    return path
 
 
 def grid_text(grid: np.ndarray) -> str:
@@ -197,7 +188,9 @@ def test_missing_file(tmp_path: Path) -> None:
         read_boards(tmp_path / "nope.txt")
 
 
-@pytest.mark.parametrize(("text", "message"), [("19\nx\n", ":2: 'x' is not a move count"), ("19\n\n20\n", ":2: blank line"), ("", "file is empty")])
+@pytest.mark.parametrize(
+    ("text", "message"), [("19\nx\n", ":2: 'x' is not a move count"), ("19\n\n20\n", ":2: blank line"), ("", "file is empty")]
+)
 def test_bad_lengths(tmp_path: Path, text: str, message: str) -> None:
     path = write(tmp_path / "set.opt", text)
     with pytest.raises(BoardFormatError, match=message):
@@ -241,8 +234,8 @@ def test_board_text_round_trip(tmp_path: Path) -> None:
 # -- the real sets ----------------------------------------------------------------------
 
 
-def test_real_line_set_first_boards() -> None:
-    path = dataset("pc19_b14c6n1000.txt")
+def test_real_line_set_first_boards(dataset_file: Callable[[str], Path]) -> None:
+    path = dataset_file("pc19_b14c6n1000.txt")
     first_lines = path.read_text().splitlines()[:3]
     boards = read_boards(path, limit=3)
     assert len(boards) == 3
@@ -250,11 +243,11 @@ def test_real_line_set_first_boards() -> None:
         assert board.height == board.width == 14
         assert board.start == (0, 0)
         assert encode_moves(board.cells.ravel().tolist()) == line
-    assert len(read_lengths(dataset("pc19_b14c6n1000.opt"))) == 1000
+    assert len(read_lengths(dataset_file("pc19_b14c6n1000.opt"))) == 1000
 
 
-def test_real_block_set_first_boards() -> None:
-    path = dataset("floodtest_b19c6n1000_center.txt")
+def test_real_block_set_first_boards(dataset_file: Callable[[str], Path]) -> None:
+    path = dataset_file("floodtest_b19c6n1000_center.txt")
     rows = path.read_text().splitlines()
     boards = read_boards(path, limit=2)
     assert [b.start for b in boards] == [(9, 9), (9, 9)]
@@ -262,9 +255,9 @@ def test_real_block_set_first_boards() -> None:
     assert [encode_moves(r) for r in boards[1].cells.tolist()] == rows[20:39]
 
 
-def test_real_set_reads() -> None:
+def test_real_set_reads(dataset_file: Callable[[str], Path]) -> None:
     """(How fast, under 0.5 s for 1000 boards: benchmarks/promises.py; a wall time here
     would break on a loaded CI machine.)"""
-    path = dataset("pc19_b14c6n1000.txt")
+    path = dataset_file("pc19_b14c6n1000.txt")
     boards = read_boards(path)
     assert len(boards) == 1000 and all(isinstance(b, Board) for b in boards)

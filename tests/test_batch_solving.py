@@ -1,36 +1,28 @@
-"""``colorit.batch``, the engine under ``colorit bench``: runners that give answers in input
-order (in this process or a pool of processes), stop requests that end the running
-search and skip the rest, each board's time limit kept, the summary, and the comparison
-with known lengths. The command itself is tested in test_cli_bench.py."""
+"""``colorit.batch``'s runners, the engine under ``colorit bench`` (``solving.py``, and
+``local.py``'s pool of processes): answers in input order, stop requests that end the
+running search and skip the rest, each board's time limit kept, the warm-up each runner
+does. The summary and the comparison with known lengths are test_batch_report.py's; the
+command itself is test_cli_bench.py's."""
 
 from __future__ import annotations
 
-import ast
 import contextlib
-import io
 import threading
 import time
 from pathlib import Path
 
 import pytest
-from cli_support import registered, write_lengths
 
 from colorit import Board, ColoritError, Control, Limits, RegionGraph, solve
-from colorit.batch import local, report, solving
-from colorit.batch.report import FileReport
-from colorit.batch.solving import BoardResult, StopFlag
+from colorit.batch import local, solving
+from colorit.batch.solving import StopFlag
 from colorit.game.generate import random_board
 from colorit.runtime.warmup import astar_widths
 from colorit.solvers import Outcome, get_solver
 
-ROOT = Path(__file__).resolve().parents[1]
+from cli_support import registered
+
 BOARDS = [random_board(7, 7, 5, seed=k) for k in range(12)]
-
-
-def result(
-    n_moves: int, *, proven: bool = False, elapsed: float = 0.1, stopped: str = "", error: str = ""
-) -> BoardResult:
-    return BoardResult(tuple(range(n_moves)), proven, n_moves if proven else 0, elapsed, 1, stopped, error)
 
 
 # --------------------------------------------------------------------------- runners
@@ -129,7 +121,8 @@ def test_each_board_keeps_its_time_limit() -> None:
         release.set()
     for board, r in zip(BOARDS, results):
         assert r is not None and r.stopped == "time"
-        # answered by the deadline guard, not after the 30 s the solver holds on (wide margin for a loaded CI machine; benchmarks/promises.py measures the promise)
+        # answered by the deadline guard, not after the 30 s the solver holds on (wide margin
+        # for a loaded CI machine; benchmarks/promises.py measures the promise)
         assert 0.15 <= r.elapsed < 10
         board.check(list(r.moves))
 
@@ -199,123 +192,9 @@ def test_a_run_warms_its_runner_and_shares_its_memory_by_the_one_rule(tmp_path: 
             assert isinstance(runner, kind) and searches == workers
             assert memory == memory_share(48 << 20, workers) == (48 << 20) // workers
             if workers > 1:
+                assert isinstance(runner, local.ProcessPool)
                 assert runner.warmed == ("auto", astar_widths(run.inputs.boards))
-
-
-def _imports(path: Path) -> set[str]:
-    """The colorit modules ``path`` imports, inside functions too, ``TYPE_CHECKING``
-    blocks aside."""
-    module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
-    package = module.rsplit(".", 1)[0] if path.name != "__init__.py" else module.removesuffix(".__init__")
-    found: set[str] = set()
-
-    def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            for child in node.orelse:
-                visit(child)
-            return
-        if isinstance(node, ast.ImportFrom):
-            base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
-            target = ".".join(base + ([node.module] if node.module else []))
-            found.update([target, *(f"{target}.{a.name}" for a in node.names)])
-        elif isinstance(node, ast.Import):
-            found.update(a.name for a in node.names)
-        for child in ast.iter_child_nodes(node):
-            visit(child)
-
-    visit(ast.parse(path.read_text()))
-    return {name for name in found if name.startswith("colorit")}
-
-
-@pytest.mark.parametrize("layer", ["batch", "cli"])
-def test_a_layer_imports_downward_without_circles(layer: str) -> None:
-    """No module of ``colorit.batch`` imports ``render``, ``web`` or ``cli``, and no two
-    modules of a layer import each other, directly or around a circle."""
-    paths = sorted((ROOT / "colorit" / layer).glob("*.py"))
-    names = {".".join(p.relative_to(ROOT).with_suffix("").parts): p for p in paths}
-    graph = {name: {t for t in _imports(p) if t in names and t != name} for name, p in names.items()}
-    if layer == "batch":
-        upward = {name: sorted(t for t in _imports(p) if t.startswith(("colorit.render", "colorit.web", "colorit.cli")))
-                  for name, p in names.items()}
-        assert not any(upward.values()), upward
-    for start in graph:  # every module reached from ``start`` never leads back to it
-        seen, todo = set(), list(graph[start])
-        while todo:
-            name = todo.pop()
-            assert name != start, f"{start} imports itself around a circle"
-            if name not in seen:
-                seen.add(name)
-                todo.extend(graph[name])
 
 
 def test_worker_died_is_a_failed_run() -> None:
     assert issubclass(local.WorkerDied, ColoritError) and local.WorkerDied.exit_code == 1
-
-
-# --------------------------------------------------------------------------- summary and known lengths
-
-
-def test_summarize_counts_only_the_boards_with_an_answer() -> None:
-    results = [
-        result(10, elapsed=0.2),
-        None,
-        result(12, proven=True, elapsed=0.4),
-        result(0, error="boom"),
-        result(8, elapsed=0.1),
-    ]
-    summary = report.summarize(results, wall=1.5)
-    assert list(summary) == list(report.SUMMARY_KEYS)
-    assert {k: summary[k] for k in ("boards", "total_moves", "proven", "proven_moves", "wall_s")} == {
-        "boards": 3,
-        "total_moves": 30,
-        "proven": 1,
-        "proven_moves": 12,
-        "wall_s": 1.5,
-    }
-    assert (summary["median_ms"], summary["max_ms"]) == (200.0, 400.0)
-    assert summary["peak_rss_mb"] > 10
-    empty = report.summarize([None], wall=0.0)
-    assert (empty["boards"], empty["median_ms"], empty["max_ms"]) == (0, 0.0, 0.0)
-
-
-@pytest.mark.parametrize("proven", [True, False], ids=["opt", "best"])
-def test_compare_known(proven: bool) -> None:
-    rep = FileReport("set.txt", "lines", 0, 5, known=[10, 10, 10, 10, 10], known_proven=proven)
-    report.compare_known(rep, [result(10), result(12, stopped="time"), result(9), result(0, error="E: x"), None])
-    assert rep.longer == [(2, 12, 10)]
-    assert (rep.bugs, rep.records) == (([(3, 9, 10)], []) if proven else ([], [(3, 9, 10)]))
-    assert rep.errors == [(4, "E: x")]
-    assert rep.stopped == {"time": 1}
-
-
-def test_load_expect(tmp_path: Path) -> None:
-    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
-    a.write_text("")
-    b.write_text("")
-    assert report.load_expect(None, [str(a), str(b)]) == [None, None]
-    write_lengths(tmp_path / "a.opt", [3, 4])
-    write_lengths(tmp_path / "b.best", [5])
-    assert report.load_expect(["auto"], [str(a), str(b)]) == [
-        (str(tmp_path / "a.opt"), [3, 4]),
-        (str(tmp_path / "b.best"), [5]),
-    ]
-    with pytest.raises(ColoritError, match="--expect given 2 times for 1 file;"):
-        report.load_expect(["x", "y"], [str(a)])
-    (tmp_path / "a.opt").unlink()
-    with pytest.raises(ColoritError, match=r"a.txt: no .opt or .best file beside it"):
-        report.load_expect(["auto"], [str(a)])
-
-
-def test_print_report() -> None:
-    rep = FileReport("/x/set.txt", "lines", 0, 25, known=[5] * 25)
-    results = [result(6) for _ in range(23)] + [result(5, proven=True), None]
-    report.compare_known(rep, results)
-    out = io.StringIO()
-    report.print_report(report.summarize(results, 1.0), [rep], results, out)
-    text = out.getvalue()
-    assert "longer than known: 23 boards" in text
-    assert "  board 1: ours 6, known 5 (+1)" in text
-    assert f"  ... and {23 - report.MAX_REPORTED} more" in text
-    row = next(line for line in text.splitlines() if line.startswith("set.txt"))
-    assert row.split() == ["set.txt", "24/25", str(23 * 6 + 5), "1", str(24 * 5), "+23", "-"]
-    assert any(line.split() == ["total_moves", str(23 * 6 + 5)] for line in text.splitlines())

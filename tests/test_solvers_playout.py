@@ -8,11 +8,12 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from boardgen import STABLE, boards, front_of
 from colorit import Board, RegionGraph
 from colorit.game.graph import adjacency_bits
 from colorit.game.play_bits import eliminating_colour, play
 from colorit.solvers.playout import greedy_playout, playout_moves, size_bits
+
+from boardgen import STABLE, boards, front_of
 
 NO_LIMIT = 1 << 62
 

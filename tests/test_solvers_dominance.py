@@ -7,10 +7,8 @@ stays exact."""
 
 from __future__ import annotations
 
-import naive
 import numpy as np
 import pytest
-from boardgen import STABLE, boards, rows_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +16,9 @@ from colorit import Board, Control, Limits, RegionGraph
 from colorit.game.generate import random_board
 from colorit.solvers import astar, astar_store, dominance
 from colorit.solvers.linear import linear_moves
+
+import naive
+from boardgen import STABLE, boards, rows_of
 
 WORDS = 2
 SHAPE = (0, 0)
@@ -60,7 +61,8 @@ def _held(index: dominance.Supersets, nodes: np.ndarray, child: np.ndarray, g: i
 
 def _outside_projection(index: dominance.Supersets, table: int) -> np.ndarray:
     """Regions in none of table ``table``'s projection bits (as words)."""
-    return ~index.proj[table] & np.uint64(0xFFFFFFFFFFFFFFFF)
+    outside: np.ndarray = ~index.proj[table] & np.uint64(0xFFFFFFFFFFFFFFFF)
+    return outside
 
 
 words_st = st.tuples(st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1)).map(lambda t: np.array(t, dtype=np.uint64))

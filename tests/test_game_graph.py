@@ -1,6 +1,6 @@
 """The region graph (``colorit.game.graph``): regions, colours, sizes and adjacency of
 boards worked out by hand, checked against a naive cell-by-cell labelling on random
-boards, and its bitset tables and padded sets. The game on it is ``test_play_bits.py``'s."""
+boards, and its bitset tables and padded sets. The game on it is ``test_game_play_bits.py``'s."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from boardgen import STABLE, cells_of
 from colorit import Board, RegionGraph
 from colorit.game.bitset import from_bits, padded_width
 from colorit.game.generate import random_board
@@ -16,10 +15,12 @@ from colorit.game.graph import adjacency_bits, colour_rows, count_regions, padde
 from colorit.game.play_bits import frontier
 from colorit.solvers.lookahead import lookahead_moves
 
-# The board of test_board.py. Regions in reading order of their first cell:
+from boardgen import STABLE, cells_of
+from conftest import HAND_ROWS
+
+# The hand board (conftest.HAND_ROWS). Regions in reading order of their first cell:
 #   R0 (0,0)=1   R1 (0,1)=2   R2 (0,2),(0,3),(1,3)=0   R3 (1,0)=0   R4 (1,1),(1,2)=1
 #   R5 (2,0),(2,1)=2   R6 (2,2),(3,2),(3,1),(3,0)=0   R7 (2,3),(3,3)=1
-GRID = [[1, 2, 0, 0], [0, 1, 1, 0], [2, 2, 0, 1], [0, 0, 0, 1]]
 LABELS = [[0, 1, 2, 2], [3, 4, 4, 2], [5, 5, 6, 7], [6, 6, 6, 7]]
 COLOURS = [1, 2, 0, 0, 1, 2, 0, 1]
 SIZES = [1, 1, 3, 1, 2, 2, 4, 2]
@@ -67,7 +68,7 @@ def boards(draw: st.DrawFn, max_side: int = 8, max_colours: int = 6) -> Board:
 
 
 def test_hand_board_regions() -> None:
-    g = RegionGraph.from_board(Board.from_rows(GRID))
+    g = RegionGraph.from_board(Board.from_rows(HAND_ROWS))
     assert g.n_regions == 8
     assert g.n_colours == 3
     assert g.labels.tolist() == LABELS
@@ -79,7 +80,7 @@ def test_hand_board_regions() -> None:
 
 
 def test_hand_board_colour_masks() -> None:
-    g = RegionGraph.from_board(Board.from_rows(GRID))
+    g = RegionGraph.from_board(Board.from_rows(HAND_ROWS))
     assert g.colour_mask.shape[0] == 3
     for c in range(3):
         assert from_bits(g.colour_mask[c]) == [r for r, col in enumerate(COLOURS) if col == c]
@@ -95,7 +96,7 @@ def test_colours_are_codes_of_the_palette() -> None:
 
 
 def test_off_corner_starts() -> None:
-    board = Board.from_rows(GRID)
+    board = Board.from_rows(HAND_ROWS)
     for r in range(4):
         for c in range(4):
             g = RegionGraph.from_board(board.with_start((r, c)))

@@ -25,7 +25,7 @@ from colorit.io.csvfile import (
     write_moves_csv,
 )
 
-GRID = [[1, 2, 0, 0], [0, 1, 1, 0], [2, 2, 0, 1], [0, 0, 0, 1]]
+from conftest import HAND_ROWS
 
 
 def write(tmp_path: Path, data: bytes | str, name: str = "board.csv") -> Path:
@@ -53,7 +53,7 @@ def write(tmp_path: Path, data: bytes | str, name: str = "board.csv") -> Path:
 )
 def test_accepted_variants_give_the_same_board(tmp_path: Path, text: str) -> None:
     board = read_board_csv(write(tmp_path, text))
-    assert board.cells.tolist() == GRID
+    assert board.cells.tolist() == HAND_ROWS
     assert board.start == (0, 0)
 
 
@@ -268,6 +268,14 @@ def test_written_grids_parse_back_to_the_same_board(
     path = tmp_path_factory.mktemp("prop") / "board.csv"
     path.write_bytes(text.encode())
     assert read_board_csv(path).cells.tolist() == rows
+
+
+def test_every_small_board_reads_back_as_written(tmp_path: Path, small_boards: list[Board]) -> None:
+    for k, board in enumerate(small_boards):
+        path = tmp_path / f"board{k}.csv"
+        write_board_csv(path, board)
+        again = read_board_csv(path, start=board.start)
+        assert again.cells.tolist() == board.cells.tolist() and again.start == board.start
 
 
 @settings(max_examples=30, deadline=None)

@@ -10,7 +10,6 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
-from boardgen import STABLE
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -35,6 +34,8 @@ from colorit.solvers.astar_store import (
 )
 from colorit.solvers.linear import linear_moves
 from colorit.solvers.seen import table_find
+
+from boardgen import STABLE
 
 WORDS = 2
 SHAPE = (0, 0)

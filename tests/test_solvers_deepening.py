@@ -3,9 +3,7 @@ deepening from A*'s open nodes, with A*'s table as a read-only record of what it
 
 from __future__ import annotations
 
-import naive
 import pytest
-from boardgen import STABLE, boards, rows_of
 from hypothesis import given, settings
 
 from colorit import Board, Control, Limits, RegionGraph
@@ -13,11 +11,16 @@ from colorit.game.generate import random_board
 from colorit.solvers import astar
 from colorit.solvers.linear import linear_moves
 
+import naive
+from boardgen import STABLE, boards, rows_of
+
 
 def _full_at_once(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     """Make A*'s store full at its first node (its share of a 1 MB cap: a few bytes), so
     every search goes on by deepening; count the searches that did."""
-    monkeypatch.setattr(astar.search, "__defaults__", astar.search.__defaults__[:-1] + (1e-4,))
+    defaults = astar.search.__defaults__
+    assert defaults is not None
+    monkeypatch.setattr(astar.search, "__defaults__", defaults[:-1] + (1e-4,))
     calls = {"deepened": 0}
     real = astar._deepen
 

@@ -7,15 +7,16 @@ from __future__ import annotations
 
 import heapq
 
-import naive
 import numpy as np
 import pytest
-from boardgen import STABLE, boards, rows_of
 from hypothesis import given
 from hypothesis import strategies as st
 
 from colorit import Board, RegionGraph
 from colorit.game import play_lists
+
+import naive
+from boardgen import STABLE, boards, rows_of
 
 
 def graph_of(board: Board) -> RegionGraph:
@@ -33,7 +34,7 @@ def play(board: Board, run: str, budget: int = 1 << 62) -> list[int]:
         calls += 1
         assert calls <= graph.n_regions, "no progress"
     assert play_lists.is_done(s)
-    return board.ids_of(play_lists.moves_of(s))  # type: ignore[no-any-return]
+    return board.ids_of(play_lists.moves_of(s))
 
 
 def after(rows: list[list[int]], start: tuple[int, int], moves: list[int]) -> list[list[int]]:

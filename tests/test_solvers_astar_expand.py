@@ -5,9 +5,7 @@ open node can beat its answer, that answer is the naive search's optimum."""
 
 from __future__ import annotations
 
-import naive
 import numpy as np
-from boardgen import STABLE, boards, rows_of
 from hypothesis import given, settings
 
 from colorit import Board, RegionGraph
@@ -30,6 +28,9 @@ from colorit.solvers.astar_store import NodeStore
 from colorit.solvers.bound import elimination_bound_bits
 from colorit.solvers.linear import linear_moves
 from colorit.solvers.status import EXHAUSTED, IMPROVED, NEED_NODES, NEED_TABLE, SLICE_DONE
+
+import naive
+from boardgen import STABLE, boards, rows_of
 
 
 def test_new_counters_describe_a_store_of_its_root() -> None:
@@ -54,7 +55,7 @@ def prove(graph: RegionGraph, budget: int, defer_after: int) -> tuple[list[int],
     st.plant_root(pg.root, root_bound)
     ctr = new_counters(root_bound, len(best), defer_after, 0, False)
     absorbs = np.zeros(graph.n_colours, np.bool_)
-    found = []
+    found: list[int] = []
     while True:
         status = expand(pg.arrays, pg.adj_bits, pg.colour_adj, st.arrays(), ctr, absorbs, budget, pg.shape)
         if status == EXHAUSTED:

@@ -9,15 +9,15 @@ import numpy as np
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-import naive
-from boardgen import STABLE, boards, front_of, rows_of
 from colorit import Board, RegionGraph
 from colorit.game.bitset import count, from_bits, pad_words, to_bits
-from colorit.solvers.bound import bound_bits, elimination_bound_bits, lower_bound
-from colorit.game.play_bits import play
 from colorit.game.graph import adjacency_bits, padded
+from colorit.game.play_bits import play
+from colorit.solvers.bound import bound_bits, elimination_bound_bits, lower_bound
 
-GRID = [[1, 2, 0, 0], [0, 1, 1, 0], [2, 2, 0, 1], [0, 0, 0, 1]]  # optimum 4 from the corner
+import naive
+from boardgen import STABLE, boards, front_of, rows_of
+from conftest import HAND_ROWS
 
 
 def bits_bound(graph: RegionGraph, flooded: np.ndarray, pad: int = 0, limit: int = 1 << 62) -> int:
@@ -55,16 +55,16 @@ def states_along(graph: RegionGraph, moves: list[int]) -> list[np.ndarray]:
 
 
 def test_hand_board() -> None:
-    g = RegionGraph.from_board(Board.from_rows(GRID))
+    g = RegionGraph.from_board(Board.from_rows(HAND_ROWS))
     # from region 0 (colour 1): layer {1 (2), 3 (0)}: no colour complete, blind step (1);
     # layer {2, 4, 5}: colour 2 complete (R1, R5 taken) (2); layer {2, 4, 6}: colour 0
     # complete (3); layer {4, 7}: colour 1 complete (4)
-    assert lower_bound(g) == 4 == naive.optimal_length(GRID)
+    assert lower_bound(g) == 4 == naive.optimal_length(HAND_ROWS)
     assert bits_bound(g, g.initial_state()) == 4
     # after 0, 2 (regions 0, 1, 3, 5 flooded) two moves remain: 0 then 1
     flooded = to_bits([0, 1, 3, 5], g.n_regions)
     assert lower_bound(g, flooded) == 2 == bits_bound(g, flooded)
-    everything = to_bits(range(8), g.n_regions)
+    everything = to_bits(list(range(8)), g.n_regions)
     assert lower_bound(g, everything) == 0 == bits_bound(g, everything)
 
 
@@ -209,8 +209,8 @@ def test_the_vectorised_widths_agree_with_the_list_kernel(size_colours: tuple[in
     """At 4 to 8 words, the widths ``bound_bits`` is compiled for with LLVM's SLP
     vectorizer on (``SUPERWORD_MIN_WORDS``), it agrees with the list kernel (no bitsets,
     no vectorizing) at every limit, along random games."""
-    from colorit.solvers.bound import SUPERWORD_MIN_WORDS
     from colorit.game.generate import random_board
+    from colorit.solvers.bound import SUPERWORD_MIN_WORDS
 
     side, colours = size_colours
     g = RegionGraph.from_board(random_board(side, side, colours, seed=seed))
