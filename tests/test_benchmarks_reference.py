@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from cli_support import make_set, write_lengths
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -138,14 +139,14 @@ def test_a_limit_keeps_the_first_boards_in_the_sets_format(tmp_path: Path) -> No
 def test_sets_colorfill_cannot_run_are_named_with_the_reason(tmp_path: Path) -> None:
     many = make_set(tmp_path, n=2, side=6, colours=20)
     write_lengths(many.with_suffix(".opt"), [30, 30])
-    assert "at most 16 colours" in reference.why_not(reference.SetFiles("b6c20n2", many, many.with_suffix(".opt")), True)
+    assert "at most 16 colours" in str(reference.why_not(reference.SetFiles("b6c20n2", many, many.with_suffix(".opt")), True))
     best = make_set(tmp_path, n=2, side=6, colours=4)
     write_lengths(best.with_suffix(".best"), [9, 9])
     s = reference.SetFiles("b6c4n2", best, best.with_suffix(".best"))
-    assert "no proven optima" in reference.why_not(s, exact=True)
+    assert "no proven optima" in str(reference.why_not(s, exact=True))
     assert reference.why_not(s, exact=False) is None
     centre = make_set(tmp_path, n=2, side=6, colours=4, name="b6c4n2_center.txt")
-    assert "from the top-left" in reference.why_not(reference.SetFiles("c", centre, None), exact=False)
+    assert "from the top-left" in str(reference.why_not(reference.SetFiles("c", centre, None), exact=False))
 
 
 def test_bad_arguments_exit_2_with_one_line(tmp_path: Path) -> None:
