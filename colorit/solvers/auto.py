@@ -82,7 +82,8 @@ def _helpers(graph: RegionGraph, control: Control) -> list[astar.Helper]:
             nonlocal scale
             sub = control.sub(time_share=share, most_s=most_s * scale)
             hand_back = control.lower_bound + HAND_BACK_GAP if limit <= SHORT_LIMIT_S else 0
-            out = beam.search(graph, sub, current, max_width=max_width, widths=widths, hand_back_at=hand_back)
+            out = beam.search(graph, sub, current, max_width=max_width, widths=widths, hand_back_at=hand_back,
+                              known_bound=control.lower_bound)
             if len(out.codes) >= len(current):
                 scale *= cut
             return out

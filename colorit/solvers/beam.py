@@ -26,15 +26,17 @@ import numpy as np
 
 from .._jit import kernel
 from ..game.bitset import hash_words, popcount
-from .bound import BoundScratch, bound_bits, bound_bits_many_colours, elimination_bound, lower_bound
+from .bound import BoundScratch, bound_bits, bound_bits_many_colours, elimination_bound, elimination_bound_bits
 from ..game.play_bits import eliminating_colour, frontier, play, play_rows
 from ..game.graph import GraphArrays, RegionGraph, padded
 from .playout import greedy_playout, size_bits
 from .base import Control, Outcome, SliceBudget, register
 from .incumbent import first_answer
-from .status import IMPROVED, LEVEL_DONE, SLICE_DONE
+from .status import IMPROVED, PASS_DONE, SLICE_DONE
 
 FIRST_WIDTH = 16
+#: Parents the first kernel call of a pass expands (later calls: sized by ``SliceBudget``).
+FIRST_SLICE = 8
 #: The first width on graphs too big for bitset rows (no playout: the bound ranks alone).
 FIRST_WIDTH_LISTS = 64
 #: Width of the last pass when there is no time limit.
@@ -66,7 +68,7 @@ PLAYOUT_SLACK = 1
 KEPT_PLAYOUT_MOVES = 9
 
 # pos fields: where a level stands between kernel calls, and the best answer known
-NEXT_PARENT, N_CANDIDATES, GOAL_PARENT, GOAL_MOVE, BEST_LEN, FOUND_LEN, WIDTH = range(7)
+NEXT_PARENT, N_CANDIDATES, GOAL_PARENT, GOAL_MOVE, BEST_LEN, FOUND_LEN, WIDTH, LEVEL, N_BEAM, KEPT, TABLE_MASK = range(11)
 
 
 class BeamArrays(NamedTuple):
@@ -102,7 +104,7 @@ class BeamArrays(NamedTuple):
     nb: np.ndarray  #: (C, words) uint64, the playout's work array
     seq: np.ndarray  #: (KEPT_PLAYOUT_MOVES,) int64, a playout's first moves
     found: np.ndarray  #: (best_len,) int64, an answer a playout found
-    pos: np.ndarray  #: (7,) int64, see NEXT_PARENT ...
+    pos: np.ndarray  #: (11,) int64, see NEXT_PARENT ...
 
 
 @kernel
@@ -121,18 +123,39 @@ def _record_playout(d, i, c, child, child_front, g, adj_bits, sizes, shape, b): 
 
 
 @kernel
-def _beam_level(d, n_beam, b, g, adj_bits, sizes, colour_adj, scratch, shape, budget):  # type: ignore[no-untyped-def]
-    """Move the beam (``n_beam`` states of ``d`` moves) one level on, ``budget`` parents
-    per call: every child that can still beat ``b.pos[BEST_LEN]``, one copy of each, the
-    ``b.pos[WIDTH]`` best kept. Returns ``SLICE_DONE`` (call again), ``LEVEL_DONE`` (the
-    new beam size is ``b.pos[N_CANDIDATES]``) or ``IMPROVED`` (a child is the goal:
-    parent and colour in ``b.pos[GOAL_PARENT]``, ``b.pos[GOAL_MOVE]``).
+def _select(d, m, b):  # type: ignore[no-untyped-def]
+    """Make the ``b.pos[WIDTH]`` best of the ``m`` candidates the beam of level ``d + 1``
+    (lowest key first, ties in candidate order); returns their count."""
+    order = np.argsort(b.key[:m], kind="mergesort")
+    kept = min(b.pos[WIDTH], m)
+    for j in range(kept):
+        src = order[j]
+        b.fl[j] = b.cfl[src]
+        b.fr[j] = b.cfr[src]
+        b.parent[d, j] = b.c_parent[src]
+        b.move[d, j] = b.c_move[src]
+        b.rank[j] = b.key[src] >> 40
+        b.limit[j] = b.c_limit[src]
+        b.ahead[j] = b.c_ahead[src]
+    return kept
+
+
+@kernel
+def _beam_run(b, g, adj_bits, sizes, colour_adj, scratch, shape, budget):  # type: ignore[no-untyped-def]
+    """Move the beam on from level ``b.pos[LEVEL]`` (its ``b.pos[N_BEAM]`` states),
+    ``budget`` parents per call, across levels: each parent's children that can still
+    beat ``b.pos[BEST_LEN]`` become candidates, one copy of each (``b.table``), and a
+    level's ``b.pos[WIDTH]`` best candidates its successor (``_select``). Returns
+    ``SLICE_DONE`` (the budget is spent: call again), ``PASS_DONE`` (no state left, or
+    no level left that could beat the best answer) or ``IMPROVED`` (a child of level
+    ``b.pos[LEVEL]`` is the goal: its parent and colour in ``b.pos[GOAL_PARENT]``,
+    ``b.pos[GOAL_MOVE]``). A playout that beats the best answer becomes it at once
+    (``b.found``, ``b.pos[FOUND_LEN]``).
 
     With bitset adjacency rows ``adj_bits`` (one per region; the sets padded to the
     width of ``shape``; ``sizes`` the regions' sizes as bit planes, ``colour_adj`` the
-    colours' rows) the bound is the bitset one
-    and states are ranked by their playout first; with none (zero rows) the bound walks
-    the adjacency lists and ranks alone."""
+    colours' rows) the bound is the bitset one and states are ranked by their playout
+    first; with none (zero rows) the bound walks the adjacency lists and ranks alone."""
     colour_mask, region_colour, _, adj_ptr, adj_idx = g
     (fl, fr, cfl, cfr, key, c_parent, c_move, table, parent, move,
      rank_of, limit_of, ahead, c_limit, c_ahead, nb, seq, found, pos) = b
@@ -141,119 +164,118 @@ def _beam_level(d, n_beam, b, g, adj_bits, sizes, colour_adj, scratch, shape, bu
     words = fl.shape[1]
     bits = adj_bits.shape[0] == n
     keep_ahead = bits and n_col < 128
-    # the level's table: twice its most candidates, rounded up to a power of two
-    t_size = 1
-    while t_size < 2 * n_beam * n_col:
-        t_size <<= 1
-    t_mask = min(t_size, table.shape[0]) - 1
-    if pos[NEXT_PARENT] == 0:
-        table[: t_mask + 1] = 0
-        pos[N_CANDIDATES] = 0
-    m = pos[N_CANDIDATES]
-    first = pos[NEXT_PARENT]
-    last = min(n_beam, first + budget)
-    for i in range(first, last):
-        # a colour whose last regions all border the flood is played alone
-        forced = eliminating_colour(fl[i], fr[i], colour_mask)
-        for c in range(n_col):
-            if forced >= 0 and c != forced:
-                continue
-            absorbs = False
-            for w in range(words):
-                if fr[i, w] & colour_mask[c, w]:
-                    absorbs = True
-                    break
-            if not absorbs:
-                continue
-            if bits:
-                play_rows(fl[i], fr[i], colour_mask, adj_bits, c, cfl[m], cfr[m], shape)
-            else:
-                cfl[m] = fl[i]
-                cfr[m] = fr[i]
-                play(cfl[m], cfr[m], colour_mask, c, adj_ptr, adj_idx)
-            size = 0
-            for w in range(words):
-                size += np.int64(popcount(cfl[m, w]))
-            if size == n:
-                pos[GOAL_PARENT] = i
-                pos[GOAL_MOVE] = c
-                pos[NEXT_PARENT] = 0
-                return IMPROVED
-            best_len = pos[BEST_LEN]
-            # the rest needs at least the bound: keep only what can still win
-            if not bits:
-                h = elimination_bound(cfl[m], cfr[m], g, scratch, best_len - d - 2)
-            elif n_col > 64:
-                h = bound_bits_many_colours(cfl[m], cfr[m], colour_mask, adj_bits, shape, best_len - d - 2)
-            else:
-                h = bound_bits(cfl[m], cfr[m], colour_mask, colour_adj, adj_bits, shape, best_len - d - 2)
-            if d + 1 + h >= best_len:
-                continue
-            # one copy of each state (by 64-bit hash: a collision only loses a candidate)
-            hs = hash_words(cfl[m], shape) | np.uint64(1)  # 0 marks an empty slot
-            slot = np.int64(hs & np.uint64(t_mask))
-            dup = False
-            while table[slot] != np.uint64(0):
-                if table[slot] == hs:
-                    dup = True
-                    break
-                slot = (slot + 1) & t_mask
-            if dup:
-                continue
-            table[slot] = hs
-            rank = 0
-            c_ahead[m] = 0
-            if bits:
-                pace = best_len - d - 1
-                limit = pace + PLAYOUT_SLACK
-                c_limit[m] = limit
-                known = rank_of[i] - 1
-                was = limit_of[i] - 1
-                if keep_ahead and (ahead[i] & 127) == c + 1 and (
-                        (known <= was and pace <= known <= limit) or (known > was and forced < 0 and limit == was)):
-                    # the parent's playout went this way: this is the rest of the same
-                    # game. Played out to the end (within its limit), it is one move
-                    # shorter. Stopped at its limit, it stops one move sooner with one
-                    # less to spare, if the parent's first step was one move (not a run
-                    # of colours played alone, which the child would take as one step).
-                    rank = known
-                    c_ahead[m] = ahead[i] >> 7
-                elif keep_ahead:
-                    seq[:] = -1
-                    rank = greedy_playout(cfl[m], cfr[m], g, adj_bits, sizes, shape, nb, limit, seq)
-                    packed = 0
-                    for k in range(seq.shape[0] - 1, -1, -1):
-                        packed = 0 if seq[k] < 0 else (packed << 7) | (seq[k] + 1)
-                    c_ahead[m] = packed
+    while True:
+        d = pos[LEVEL]
+        n_beam = pos[N_BEAM]
+        if n_beam == 0 or d >= pos[BEST_LEN] - 1:
+            return PASS_DONE
+        if budget <= 0:
+            return SLICE_DONE
+        if pos[NEXT_PARENT] == 0:
+            # the level's table: twice its most candidates, rounded up to a power of two
+            t_size = 1
+            while t_size < 2 * n_beam * n_col:
+                t_size <<= 1
+            pos[TABLE_MASK] = min(t_size, table.shape[0]) - 1
+            table[: pos[TABLE_MASK] + 1] = 0
+            pos[N_CANDIDATES] = 0
+        t_mask = pos[TABLE_MASK]
+        m = pos[N_CANDIDATES]
+        first = pos[NEXT_PARENT]
+        last = min(n_beam, first + budget)
+        for i in range(first, last):
+            # a colour whose last regions all border the flood is played alone
+            forced = eliminating_colour(fl[i], fr[i], colour_mask)
+            for c in range(n_col):
+                if forced >= 0 and c != forced:
+                    continue
+                absorbs = False
+                for w in range(words):
+                    if fr[i, w] & colour_mask[c, w]:
+                        absorbs = True
+                        break
+                if not absorbs:
+                    continue
+                if bits:
+                    play_rows(fl[i], fr[i], colour_mask, adj_bits, c, cfl[m], cfr[m], shape)
                 else:
-                    rank = greedy_playout(cfl[m], cfr[m], g, adj_bits, sizes, shape, nb, limit, found[:0])
-                if rank < pace:
-                    # the playout is a real answer, shorter than the best: keep it
-                    pos[BEST_LEN] = _record_playout(d, i, c, cfl[m], cfr[m], g, adj_bits, sizes, shape, b)
-                    pos[FOUND_LEN] = pos[BEST_LEN]
-                    c_ahead[m] = 0
-            key[m] = (rank << 40) | (h << 20) | (n - size)
-            c_parent[m] = i
-            c_move[m] = c
-            m += 1
-    pos[N_CANDIDATES] = m
-    if last < n_beam:
-        pos[NEXT_PARENT] = last
-        return SLICE_DONE
-    order = np.argsort(key[:m], kind="mergesort")
-    kept = min(pos[WIDTH], m)
-    for j in range(kept):
-        src = order[j]
-        fl[j] = cfl[src]
-        fr[j] = cfr[src]
-        parent[d, j] = c_parent[src]
-        move[d, j] = c_move[src]
-        rank_of[j] = key[src] >> 40
-        limit_of[j] = c_limit[src]
-        ahead[j] = c_ahead[src]
-    pos[NEXT_PARENT] = 0
-    pos[N_CANDIDATES] = kept
-    return LEVEL_DONE
+                    cfl[m] = fl[i]
+                    cfr[m] = fr[i]
+                    play(cfl[m], cfr[m], colour_mask, c, adj_ptr, adj_idx)
+                size = 0
+                for w in range(words):
+                    size += np.int64(popcount(cfl[m, w]))
+                if size == n:
+                    pos[GOAL_PARENT] = i
+                    pos[GOAL_MOVE] = c
+                    return -1
+                best_len = pos[BEST_LEN]
+                # the rest needs at least the bound: keep only what can still win
+                if not bits:
+                    h = elimination_bound(cfl[m], cfr[m], g, scratch, best_len - d - 2)
+                elif n_col > 64:
+                    h = bound_bits_many_colours(cfl[m], cfr[m], colour_mask, adj_bits, shape, best_len - d - 2)
+                else:
+                    h = bound_bits(cfl[m], cfr[m], colour_mask, colour_adj, adj_bits, shape, best_len - d - 2)
+                if d + 1 + h >= best_len:
+                    continue
+                # one copy of each state (by 64-bit hash: a collision only loses a candidate)
+                hs = hash_words(cfl[m], shape) | np.uint64(1)  # 0 marks an empty slot
+                slot = np.int64(hs & np.uint64(t_mask))
+                dup = False
+                while table[slot] != np.uint64(0):
+                    if table[slot] == hs:
+                        dup = True
+                        break
+                    slot = (slot + 1) & t_mask
+                if dup:
+                    continue
+                table[slot] = hs
+                rank = 0
+                c_ahead[m] = 0
+                if bits:
+                    pace = best_len - d - 1
+                    limit = pace + PLAYOUT_SLACK
+                    c_limit[m] = limit
+                    known = rank_of[i] - 1
+                    was = limit_of[i] - 1
+                    if keep_ahead and (ahead[i] & 127) == c + 1 and (
+                            (known <= was and pace <= known <= limit) or (known > was and forced < 0 and limit == was)):
+                        # the parent's playout went this way: this is the rest of the same
+                        # game. Played out to the end (within its limit), it is one move
+                        # shorter. Stopped at its limit, it stops one move sooner with one
+                        # less to spare, if the parent's first step was one move (not a run
+                        # of colours played alone, which the child would take as one step).
+                        rank = known
+                        c_ahead[m] = ahead[i] >> 7
+                    elif keep_ahead:
+                        seq[:] = -1
+                        rank = greedy_playout(cfl[m], cfr[m], g, adj_bits, sizes, shape, nb, limit, seq)
+                        packed = 0
+                        for k in range(seq.shape[0] - 1, -1, -1):
+                            packed = 0 if seq[k] < 0 else (packed << 7) | (seq[k] + 1)
+                        c_ahead[m] = packed
+                    else:
+                        rank = greedy_playout(cfl[m], cfr[m], g, adj_bits, sizes, shape, nb, limit, found[:0])
+                    if rank < pace:
+                        # the playout is a real answer, shorter than the best: keep it
+                        pos[BEST_LEN] = _record_playout(d, i, c, cfl[m], cfr[m], g, adj_bits, sizes, shape, b)
+                        pos[FOUND_LEN] = pos[BEST_LEN]
+                        c_ahead[m] = 0
+                key[m] = (rank << 40) | (h << 20) | (n - size)
+                c_parent[m] = i
+                c_move[m] = c
+                m += 1
+        budget -= last - first
+        pos[N_CANDIDATES] = m
+        if last < n_beam:
+            pos[NEXT_PARENT] = last
+            return SLICE_DONE
+        kept = _select(d, m, b)
+        pos[NEXT_PARENT] = 0
+        pos[N_BEAM] = kept
+        pos[LEVEL] = d + 1
+        pos[KEPT] += kept
 
 
 class _Space(NamedTuple):
@@ -270,6 +292,15 @@ class _Space(NamedTuple):
 
 
 def _space(graph: RegionGraph) -> _Space:
+    """The graph as the passes take it, made once per graph (every turn of the beam on
+    it shares it; nothing writes to it but the lists' bound scratch, made per search)."""
+    kept: _Space | None = graph.__dict__.get("_beam_space")
+    if kept is None:
+        kept = graph.__dict__["_beam_space"] = _make_space(graph)
+    return kept._replace(scratch=BoundScratch.for_graph(graph))
+
+
+def _make_space(graph: RegionGraph) -> _Space:
     scratch = BoundScratch.for_graph(graph)
     if graph.adjacency_bits_fit:
         # bitset rows at a compile-time width (several times faster), and the playout
@@ -281,6 +312,14 @@ def _space(graph: RegionGraph) -> _Space:
     frontier(start, graph.adj_ptr, graph.adj_idx, front)
     no_bits = np.zeros((0, 1), dtype=np.uint64)
     return _Space(graph.arrays(), no_bits, no_bits, no_bits, start, front, np.zeros(graph.n_words), scratch)
+
+
+def _root_bound(space: _Space, limit: int) -> int:
+    """The colour-elimination bound of the start (past ``limit``: some value above it)."""
+    if space.adj_bits.shape[0]:
+        return elimination_bound_bits(space.start, space.front, space.arrays.colour_mask, space.adj_bits, limit,
+                                      space.colour_adj, space.shape)
+    return int(elimination_bound(space.start, space.front, space.arrays, space.scratch, limit))
 
 
 def _new_beam(graph: RegionGraph, width: int, best_len: int, words: int) -> BeamArrays:
@@ -304,7 +343,7 @@ def _new_beam(graph: RegionGraph, width: int, best_len: int, words: int) -> Beam
         nb=np.zeros((graph.n_colours, words), dtype=np.uint64),
         seq=np.zeros(KEPT_PLAYOUT_MOVES, dtype=np.int64),
         found=np.zeros(best_len, dtype=np.int64),
-        pos=np.array([0, 0, 0, 0, best_len, best_len, width], dtype=np.int64),
+        pos=np.array([0, 0, 0, 0, best_len, best_len, width, 0, 1, 1, 0], dtype=np.int64),
     )
 
 
@@ -332,47 +371,39 @@ def _pass(graph: RegionGraph, control: Control, width: int, best: list[int], spa
     control.note_table_bytes(sum(a.nbytes for a in b))
     b.fl[0] = space.start
     b.fr[0] = space.front
-    n_beam = 1
-    kept = 1
-    budget = SliceBudget(first=8, most=1 << 20)
-    d = 0
-    while d < len(best) - 1:
-        if control.should_stop():
-            break
-        status = _beam_level(d, n_beam, b, space.arrays, space.adj_bits, space.sizes, space.colour_adj, space.scratch,
-                             space.shape, budget.start(control.remaining()))
+    budget = SliceBudget(first=FIRST_SLICE, most=1 << 20)
+    while not control.should_stop():
+        status = _beam_run(b, space.arrays, space.adj_bits, space.sizes, space.colour_adj, space.scratch, space.shape,
+                           budget.start(control.remaining()))
         budget.done(status == SLICE_DONE)
         if b.pos[FOUND_LEN] < len(best):
             best = b.found[: b.pos[FOUND_LEN]].tolist()
             control.improved(best)
-        if status == SLICE_DONE:
-            continue
         if status == IMPROVED:
-            found = _goal_path(b, d)
+            found = _goal_path(b, int(b.pos[LEVEL]))
             if len(found) < len(best):
                 best = found
                 control.improved(best)
+        if status != SLICE_DONE:
             break
-        n_beam = int(b.pos[N_CANDIDATES])
-        if n_beam == 0:
-            break
-        kept += n_beam
-        d += 1
+    kept = int(b.pos[KEPT])
     return best, kept
 
 
 def search(graph: RegionGraph, control: Control, incumbent: list[int], max_width: int = MAX_WIDTH,
-           widths: dict[str, int] | None = None, hand_back_at: int = 0) -> Outcome:
+           widths: dict[str, int] | None = None, hand_back_at: int = 0, known_bound: int = 0) -> Outcome:
     """Beam passes of doubling width from ``incumbent``, while time is left, up to
     ``max_width`` (and what the memory cap allows). A stop is noticed within a slice.
     ``widths`` carries the width from one call to the next (``"next"``: where the next
     call starts), for a caller that gives the beam several turns. Once the answer is at
     most ``hand_back_at`` moves, a pass (past the first) that finds nothing shorter ends
-    the passes: the caller's own search, near a proof, has a better use for the time."""
+    the passes: the caller's own search, near a proof, has a better use for the time.
+    ``known_bound`` is a lower bound the caller has proven (A*'s level): an answer that
+    meets it ends the passes, proven."""
     best = list(incumbent)
-    bound = lower_bound(graph, limit=len(best))
-    control.raise_bound(min(bound, len(best)))
     space = _space(graph)
+    bound = max(_root_bound(space, len(best)), known_bound)
+    control.raise_bound(min(bound, len(best)))
     most = min(max_width, control.limits.memory_bytes() // bytes_per_width(graph, len(best)))
     playouts = space.adj_bits.shape[0] == graph.n_regions
     width = min(FIRST_WIDTH if playouts else FIRST_WIDTH_LISTS, most)
