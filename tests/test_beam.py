@@ -86,3 +86,54 @@ def test_a_bound_proven_by_the_caller_ends_the_passes() -> None:
     out = beam.search(graph, Control(Limits()), first, known_bound=len(first))
     assert out.codes == first and out.proven_optimal and out.states == 0
     board.check_codes(np.array(out.codes, dtype=np.int64))
+
+
+def test_fitted_width_follows_the_cost_model() -> None:
+    """A pass ``k`` times as wide takes ``k ** WIDTH_COST_POWER`` times as long: the width
+    fitted to a time span is the one the model says takes it."""
+    width = beam._fitted_width(16, 0.001, 0.010, 0.8)
+    assert width == int(16 * 8 ** (1 / beam.WIDTH_COST_POWER))
+    assert 0.001 * (width / 16) ** beam.WIDTH_COST_POWER == pytest.approx(0.008, rel=0.01)
+    assert beam._fitted_width(16, 0.001, 0.0, 0.8) == 0
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.mark.parametrize("limit", [0.01, 0.1])
+def test_timed_passes_fit_the_time_and_alternate_the_playouts_measure(
+    monkeypatch: pytest.MonkeyPatch, limit: float
+) -> None:
+    """Under a deadline each pass after the first is as wide as fits in the time left, by
+    the cost model; the playout's measure alternates (cells, then regions); a pass
+    narrower than half the widest before it is not made."""
+    import time
+
+    clock = FakeClock()
+    monkeypatch.setattr(time, "monotonic", clock)
+    graph = RegionGraph.from_board(random_board(14, 14, 6, seed=5))
+    space = beam._space(graph)
+    made: list[tuple[int, str]] = []
+
+    def fake_pass(graph, control, width, best, space_of_pass):  # type: ignore[no-untyped-def]
+        measure = "cells" if space_of_pass.sizes is space.sizes else "regions"
+        assert space_of_pass.sizes is (space.sizes if measure == "cells" else space.ones)
+        made.append((width, measure))
+        clock.now += 0.001 * (width / beam.FIRST_WIDTH) ** beam.WIDTH_COST_POWER
+        return best, 1
+
+    monkeypatch.setattr(beam, "_pass", fake_pass)
+    control = Control(Limits(time=limit))
+    first = [0] * 60  # never beaten: every pass runs to its end
+    beam.search(graph, control, first)
+    assert made[0] == (beam.FIRST_WIDTH, "cells")
+    assert len(made) >= 2 and made[1][0] > 4 * beam.FIRST_WIDTH
+    assert [m for _, m in made] == ["cells", "regions", "cells", "regions"][: len(made)]
+    assert clock.now - control.started <= limit  # every pass fitted in the time left
+    for k in range(2, len(made)):
+        assert made[k][0] >= max(w for w, _ in made[:k]) * beam.FOLLOW_UP_SHARE

@@ -50,23 +50,30 @@ DOMINANCE_WINDOW = 256
 FIRST_WIDTH_LISTS = 64
 #: Width of the last pass when there is no time limit.
 MAX_WIDTH = 1 << 14
-#: A pass is started only if this many times the previous pass's time is left.
-PASS_GROWTH = 2.5
-#: With a deadline, the next pass is as wide as fits in this share of the time left
-#: (judged by the last pass: time grows with the width), at most ``MAX_GROWTH`` times
-#: wider: one wide pass finds more than several doubling ones in the same time. (Only
-#: where playouts run: a pass cut short by the deadline still leaves their answers. On the
-#: adjacency lists a pass's answer comes at its end, so widths double.)
+#: With a deadline, each pass after the first is as wide as fits in ``FIT_SHARE`` of the
+#: time left (``FIT_SHARE_TINY`` under a whole limit of ``TINY_LIMIT_S`` or less), judged
+#: by the pass before it: a pass's time grows as its width to the power
+#: ``WIDTH_COST_POWER`` (from the first pass's answer, 4 and 16 times its width took 2.9
+#: and 8.9 times its time on floodtest, 3.2 and 11 on b24c6, 2.8 and 8.2 on b12c12) and
+#: at most ``MAX_GROWTH`` times wider than the last. A pass must end to be worth much:
+#: its improvements come from its middle levels on (on floodtest a second pass cut by
+#: the deadline found one in 7% of the boards, against 17% for one that ended), so the
+#: share keeps a margin for the spread (a pass's time varies by a fifth from board to
+#: board). Passes go on while one of ``FIRST_WIDTH`` fits. (Only where playouts run;
+#: on the adjacency lists a pass's answer comes at its end, and widths double.)
+WIDTH_COST_POWER = 0.8
 FIT_SHARE = 0.7
-MAX_GROWTH = 16
-#: With a whole limit of at most ``TINY_LIMIT_S`` (tens of milliseconds a board) the next
-#: pass is sized past the time left: the first passes take a millisecond or two, too
-#: little to judge a wider one by, and a pass the deadline cuts short still leaves its
-#: playouts' answers. (floodtest at 0.05 s a board, budgets counted in CPU time: +59 over
-#: the optimum at a share of 0.5, +48 at 0.7, +35 at 1.0, +30 at 1.3, +39 at 1.6; at 0.2 s
-#: the share made no difference and A* proved more with 0.7.)
+MAX_GROWTH = 64
 TINY_LIMIT_S = 0.1
-FIT_SHARE_TINY = 1.3
+FIT_SHARE_TINY = 0.85
+FOLLOW_UP_SHARE = 0.5
+#: The playout's measure of a move, pass after pass: the cells of the regions it brings
+#: to the border (``_Space.sizes``), or their count (``_Space.ones``). Neither ranks better (floodtest, 1000 boards: a pass
+#: 128 wide after the first, +45 and +40 over the optimum), but they miss different
+#: boards: two passes 128 wide, one of each, +25, against +31 for one pass 256 wide in
+#: the same time; b24c6 (200 boards) 256 and 192: +13, against +12 for one 512 wide in
+#: 1.1 times the time.
+MEASURES = ("sizes", "ones")
 #: A playout is followed until it is this many moves past the best answer's pace (the
 #: states it ranks beyond that are seldom kept; past it the bound ranks them).
 PLAYOUT_SLACK = 1
@@ -320,6 +327,7 @@ class _Space(NamedTuple):
     arrays: GraphArrays
     adj_bits: np.ndarray  #: (R, words) rows, or (0, 1) for the lists
     sizes: np.ndarray  #: (planes, words) the regions' sizes as bit planes (``size_bits``), or (0, 1)
+    ones: np.ndarray  #: (1, words) every region as of size 1 (the playout's other measure), or (0, 1)
     colour_adj: np.ndarray  #: (C, words) the colours' rows, or (0, 1) for the lists
     start: np.ndarray
     front: np.ndarray
@@ -342,12 +350,13 @@ def _make_space(graph: RegionGraph) -> _Space:
         # bitset rows at a compile-time width (several times faster), and the playout
         pg = padded(graph)
         sizes = size_bits(graph.region_size, pg.root.shape[0])
-        return _Space(pg.arrays, pg.adj_bits, sizes, pg.colour_adj, pg.root, pg.root_front, pg.shape, scratch)
+        ones = np.full((1, pg.root.shape[0]), ~np.uint64(0), dtype=np.uint64)
+        return _Space(pg.arrays, pg.adj_bits, sizes, ones, pg.colour_adj, pg.root, pg.root_front, pg.shape, scratch)
     start = graph.initial_state()
     front = np.zeros_like(start)
     frontier(start, graph.adj_ptr, graph.adj_idx, front)
     no_bits = np.zeros((0, 1), dtype=np.uint64)
-    return _Space(graph.arrays(), no_bits, no_bits, no_bits, start, front, np.zeros(graph.n_words), scratch)
+    return _Space(graph.arrays(), no_bits, no_bits, no_bits, no_bits, start, front, np.zeros(graph.n_words), scratch)
 
 
 def _root_bound(space: _Space, limit: int) -> int:
@@ -426,14 +435,24 @@ def _pass(graph: RegionGraph, control: Control, width: int, best: list[int], spa
     return best, kept
 
 
+def _fitted_width(width: int, spent: float, remaining: float, fit: float) -> int:
+    """The width of a pass that takes ``fit`` of ``remaining`` seconds, judged by the
+    last pass (``width`` wide, ``spent`` seconds; see ``WIDTH_COST_POWER``)."""
+    if spent <= 0 or remaining <= 0:
+        return 2 * width if spent <= 0 else 0
+    return int(width * (fit * remaining / spent) ** (1 / WIDTH_COST_POWER))
+
+
 def search(graph: RegionGraph, control: Control, incumbent: list[int], max_width: int = MAX_WIDTH,
            widths: dict[str, int] | None = None, hand_back_at: int = 0, known_bound: int = 0) -> Outcome:
-    """Beam passes of doubling width from ``incumbent``, while time is left, up to
-    ``max_width`` (and what the memory cap allows). A stop is noticed within a slice.
-    ``widths`` carries the width from one call to the next (``"next"``: where the next
-    call starts), for a caller that gives the beam several turns. Once the answer is at
-    most ``hand_back_at`` moves, a pass (past the first) that finds nothing shorter ends
-    the passes: the caller's own search, near a proof, has a better use for the time.
+    """Beam passes from ``incumbent`` while time is left, up to ``max_width`` wide (and
+    what the memory cap allows): with a deadline, each as wide as fits in the time left
+    (``FIT_SHARE``), the playout's measure alternating from pass to pass (``MEASURES``);
+    without one, doubling widths. A stop is noticed within a slice. ``widths`` carries
+    the width and the pass count from one call to the next (``"next"``, ``"passes"``),
+    for a caller that gives the beam several turns. Once the answer is at most
+    ``hand_back_at`` moves, a pass (past the first) that finds nothing shorter ends the
+    passes: the caller's own search, near a proof, has a better use for the time.
     ``known_bound`` is a lower bound the caller has proven (A*'s level): an answer that
     meets it ends the passes, proven."""
     best = list(incumbent)
@@ -442,30 +461,35 @@ def search(graph: RegionGraph, control: Control, incumbent: list[int], max_width
     control.raise_bound(min(bound, len(best)))
     most = min(max_width, control.limits.memory_bytes() // bytes_per_width(graph, len(best)))
     playouts = space.adj_bits.shape[0] == graph.n_regions
-    width = min(FIRST_WIDTH if playouts else FIRST_WIDTH_LISTS, most)
-    if widths is not None:
-        width = min(widths.get("next", width), most)
+    timed = playouts and control.deadline != float("inf")
+    carried = widths if widths is not None else {}
+    width = min(carried.get("next", FIRST_WIDTH if playouts else FIRST_WIDTH_LISTS), most)
     states = 0
     passes = 0
-    last = 0.0
     fit = FIT_SHARE_TINY if control.deadline - control.started <= TINY_LIMIT_S else FIT_SHARE
-    while len(best) > bound and 1 <= width <= most:
-        if control.should_stop() or control.remaining() < last * PASS_GROWTH:
-            break
+    widest = {measure: 0 for measure in MEASURES}  # each measure's widest pass in this call
+    while len(best) > bound and 1 <= width <= most and not control.should_stop():
         t0 = time.monotonic()
         before = len(best)
-        best, kept = _pass(graph, control, width, best, space)
-        last = time.monotonic() - t0
+        turn = carried.get("passes", 0)
+        measure = MEASURES[turn % len(MEASURES)]
+        best, kept = _pass(graph, control, width, best, space._replace(sizes=getattr(space, measure)))
+        spent = time.monotonic() - t0
         states += kept
         passes += 1
+        carried["passes"] = turn + 1
+        widest[measure] = max(widest[measure], width)
         if len(best) == before and len(best) <= hand_back_at and passes > 1:
             break
-        growth = 2
-        if playouts and control.deadline != float("inf") and last > 0:
-            growth = max(2, min(MAX_GROWTH, int(fit * control.remaining() / last)))
-        width = min(width * growth, most) if width < most else width * 2
-        if widths is not None:
-            widths["next"] = width
+        if width >= most:
+            width *= 2  # (the widest: done)
+        elif timed:
+            width = min(_fitted_width(width, spent, control.remaining(), fit), width * MAX_GROWTH, most)
+            if width < FIRST_WIDTH or width < max(widest.values()) * FOLLOW_UP_SHARE:
+                break  # none fits that is wide enough to find what the passes before missed
+        else:
+            width = min(width * 2, most)
+        carried["next"] = width
     return Outcome(best, len(best) <= bound, min(bound, len(best)), states, control.stop_reason)
 
 
