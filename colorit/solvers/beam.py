@@ -10,11 +10,17 @@ answers as good as width 1024 ranked by the bound). Every playout is also a real
 one that beats the best so far becomes it at once, and tightens the pruning. On graphs
 too big for bitset adjacency the playout is not available and the bound ranks alone.
 
-It proves nothing (unless its answer meets the lower bound), but it finds answers close
-to the optimum on boards the exact search cannot finish, in time proportional to the
-width. Passes run with doubling widths while time is left, each only keeping states
-that can still beat the best answer so far: an anytime answer that improves with time.
-``auto`` uses it when A* has not finished after a share of the time limit.
+A state that another of its level holds every region of (a superset reached in as many
+moves) is not kept: it can reach nothing sooner, and its place goes to another.
+
+It proves nothing (unless its answer meets a lower bound), but it finds answers close
+to the optimum on boards the exact search cannot finish, in time that grows with the
+width. Passes run while time is left, each only keeping states that can still beat the
+best answer so far: an anytime answer that improves with time. With a deadline, a first
+narrow pass is followed by passes as wide as fit in the time left, the playout's measure
+alternating between them (passes ranked two ways miss different boards); without one,
+widths double. ``auto`` uses it when A* has not finished after a share of the time
+limit.
 """
 
 from __future__ import annotations
