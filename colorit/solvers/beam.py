@@ -41,8 +41,12 @@ from .incumbent import first_answer
 from .status import IMPROVED, PASS_DONE, SLICE_DONE
 
 FIRST_WIDTH = 16
-#: Parents the first kernel call of a pass expands (later calls: sized by ``SliceBudget``).
+#: Parents the first kernel call of a pass expands; later calls are sized by
+#: ``SliceBudget`` to take about ``SLICE_S`` (a call may run into the next level, whose
+#: parents can cost more, and a level's selection is not sliced: so half A*'s slice,
+#: which keeps a 0.3 s limit's answer within the guard's allowance on 24x24 boards).
 FIRST_SLICE = 8
+SLICE_S = 0.01
 #: A candidate one of the level's ``DOMINANCE_WINDOW`` best states kept before it
 #: dominates (holds every region of: the same move count, so it reaches whatever the
 #: candidate reaches, as soon) is left out, and the width goes to others: on floodtest a
@@ -52,6 +56,9 @@ FIRST_SLICE = 8
 #: check costs less than the dominated states' children did (one pass 0.85-0.95 of the
 #: time); past 256 states it finds little more (b24c6 at 256: 3,204 with 64).
 DOMINANCE_WINDOW = 256
+#: At most about this many checks a level (a level's selection is not sliced, so on the
+#: widest beams, thousands of candidates, the window narrows to keep it to a millisecond).
+DOMINANCE_CHECKS = 1 << 19
 #: The first width on graphs too big for bitset rows (no playout: the bound ranks alone).
 FIRST_WIDTH_LISTS = 64
 #: Width of the last pass when there is no time limit.
@@ -165,11 +172,12 @@ def _dominated(child, fl, kept, words):  # type: ignore[no-untyped-def]
 def _select(d, m, b):  # type: ignore[no-untyped-def]
     """Make the ``b.pos[WIDTH]`` best of the ``m`` candidates the beam of level ``d + 1``
     (lowest key first, ties in candidate order), leaving out each candidate that one
-    of the first ``b.pos[DOMINANCE]`` states kept before it dominates; returns their
-    count."""
+    of the first ``b.pos[DOMINANCE]`` states kept before it dominates (fewer where the
+    candidates are so many that the checks would pass ``DOMINANCE_CHECKS``); returns
+    their count."""
     order = np.argsort(b.key[:m], kind="mergesort")
     width = b.pos[WIDTH]
-    window = b.pos[DOMINANCE]
+    window = min(b.pos[DOMINANCE], DOMINANCE_CHECKS // max(1, m))
     words = b.fl.shape[1]
     kept = 0
     for j in range(m):
@@ -422,7 +430,7 @@ def _pass(graph: RegionGraph, control: Control, width: int, best: list[int], spa
     control.note_table_bytes(sum(a.nbytes for a in b))
     b.fl[0] = space.start
     b.fr[0] = space.front
-    budget = SliceBudget(first=FIRST_SLICE, most=1 << 20)
+    budget = SliceBudget(first=FIRST_SLICE, target=SLICE_S, most=1 << 20)
     while not control.should_stop():
         status = _beam_run(b, space.arrays, space.adj_bits, space.sizes, space.colour_adj, space.scratch, space.shape,
                            budget.start(control.remaining()))
