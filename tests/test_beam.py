@@ -137,3 +137,19 @@ def test_timed_passes_fit_the_time_and_alternate_the_playouts_measure(
     assert clock.now - control.started <= limit  # every pass fitted in the time left
     for k in range(2, len(made)):
         assert made[k][0] >= max(w for w, _ in made[:k]) * beam.FOLLOW_UP_SHARE
+
+
+def test_on_adjacency_lists_a_pass_ends_at_the_goal_with_a_shorter_answer() -> None:
+    """Past bitset adjacency there are no playouts: a pass's answer is the goal a child
+    reaches on its last level, and it is taken."""
+    from colorit.solvers.greedy import greedy_moves
+
+    board = random_board(50, 50, 6, seed=1)
+    graph = RegionGraph.from_board(board)
+    assert not graph.adjacency_bits_fit
+    first = greedy_moves(graph)[0]
+    b, status = run_pass(graph, 16, first, 1 << 30)
+    assert status == IMPROVED
+    found = beam._goal_path(b, int(b.pos[beam.LEVEL]))
+    assert len(found) < len(first)
+    board.check_codes(np.array(found, dtype=np.int64))

@@ -265,7 +265,8 @@ def _beam_run(b, g, adj_bits, sizes, colour_adj, scratch, shape, budget):  # typ
                 if size == n:
                     pos[GOAL_PARENT] = i
                     pos[GOAL_MOVE] = c
-                    return -1
+                    pos[NEXT_PARENT] = 0
+                    return IMPROVED
                 best_len = pos[BEST_LEN]
                 # the rest needs at least the bound: keep only what can still win
                 if not bits:
