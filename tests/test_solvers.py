@@ -702,7 +702,7 @@ def test_beam_turns_shrink_after_finding_nothing_under_long_limits(
 
     spans: list[float] = []
 
-    def fake_search(graph, control, best, max_width=0, widths=None, hand_back_at=0):  # type: ignore[no-untyped-def]
+    def fake_search(graph, control, best, max_width=0, widths=None, hand_back_at=0, known_bound=0):  # type: ignore[no-untyped-def]
         spans.append(control.deadline - time.monotonic())
         return Outcome(list(best), False, 0, 0)
 

@@ -181,28 +181,35 @@ class SliceBudget:
         self.target = target
         self.most = most
         self._t = 0.0
+        self._scale = 1.0
 
     def start(self, remaining: float = float("inf")) -> int:
         """The next slice's budget; with ``remaining`` seconds to a deadline shorter than
         a slice, only that share of it, so the last slice ends near the deadline."""
         self._t = time.monotonic()
+        self._scale = 1.0
         if remaining < self.target:
-            return max(1, int(self.budget * max(0.0, remaining) / self.target))
+            self._scale = max(0.0, remaining) / self.target
+            return max(1, int(self.budget * self._scale))
         return self.budget
 
     def done(self, spent_budget: bool = True) -> None:
-        """Adapt the budget to the slice just run. A slice that ended before its budget
-        was spent (an answer found, a store to grow, a level complete) says nothing
-        about the cost of the work: only a slice that spent it is counted, or a run of
-        such early returns would double the budget into slices of seconds."""
+        """Adapt the budget to the slice just run, judged against the time its share of
+        the budget was meant to take (a slice shortened for a near deadline is meant to
+        be short: counted as a full one, it would double the budget call after call). A
+        slice that ended before its budget was spent (an answer found, a store to grow,
+        a level complete) says nothing about the cost of the work: only a slice that
+        spent it is counted, or a run of such early returns would double the budget into
+        slices of seconds."""
         spent = time.monotonic() - self._t
+        meant = self.target * max(self._scale, 1 / max(1, self.budget))
         if not spent_budget:
-            if spent > self.target * 2:
+            if spent > meant * 2:
                 self.budget = max(1, self.budget // 2)
             return
-        if spent < self.target / 2:
+        if spent < meant / 2:
             self.budget = min(self.most, self.budget * 2)
-        elif spent > self.target * 2:
+        elif spent > meant * 2:
             self.budget = max(1, self.budget // 2)
 
     def run(self, step: Callable[[int], object], control: Control | None) -> bool:

@@ -10,11 +10,17 @@ answers as good as width 1024 ranked by the bound). Every playout is also a real
 one that beats the best so far becomes it at once, and tightens the pruning. On graphs
 too big for bitset adjacency the playout is not available and the bound ranks alone.
 
-It proves nothing (unless its answer meets the lower bound), but it finds answers close
-to the optimum on boards the exact search cannot finish, in time proportional to the
-width. Passes run with doubling widths while time is left, each only keeping states
-that can still beat the best answer so far: an anytime answer that improves with time.
-``auto`` uses it when A* has not finished after a share of the time limit.
+A state that another of its level holds every region of (a superset reached in as many
+moves) is not kept: it can reach nothing sooner, and its place goes to another.
+
+It proves nothing (unless its answer meets a lower bound), but it finds answers close
+to the optimum on boards the exact search cannot finish, in time that grows with the
+width. Passes run while time is left, each only keeping states that can still beat the
+best answer so far: an anytime answer that improves with time. With a deadline, a first
+narrow pass is followed by passes as wide as fit in the time left, the playout's measure
+alternating between them (passes ranked two ways miss different boards); without one,
+widths double. ``auto`` uses it when A* has not finished after a share of the time
+limit.
 """
 
 from __future__ import annotations
@@ -29,33 +35,58 @@ from ..game.bitset import hash_words, popcount
 from ..game.graph import GraphArrays, RegionGraph, padded
 from ..game.play_bits import eliminating_colour, play, play_rows, start_state
 from .base import Control, Outcome, SliceBudget, register
-from .bound import BoundScratch, bound_bits, bound_bits_many_colours, elimination_bound, lower_bound
+from .bound import BoundScratch, bound_bits, bound_bits_many_colours, elimination_bound, elimination_bound_bits
 from .incumbent import first_answer
 from .playout import greedy_playout, size_bits
-from .status import IMPROVED, LEVEL_DONE, SLICE_DONE
+from .status import IMPROVED, PASS_DONE, SLICE_DONE
 
 FIRST_WIDTH = 16
+#: Parents the first kernel call of a pass expands; later calls are sized by
+#: ``SliceBudget`` to take about ``SLICE_S`` (a call may run into the next level, whose
+#: parents can cost more, and a level's selection is not sliced: so half A*'s slice,
+#: which keeps a 0.3 s limit's answer within the guard's allowance on 24x24 boards).
+FIRST_SLICE = 8
+SLICE_S = 0.01
+#: A candidate one of the level's ``DOMINANCE_WINDOW`` best states kept before it
+#: dominates (holds every region of: the same move count, so it reaches whatever the
+#: candidate reaches, as soon) is left out, and the width goes to others: on floodtest a
+#: quarter of a 128-wide beam was dominated. Width for width, +69 over the optimum
+#: against +78 at 16 on floodtest's first 300 boards, +15 against +19 at 128; b24c6's
+#: first 100 at 64, 3,218 against 3,237 moves, about as many as 256 without (3,215). The
+#: check costs less than the dominated states' children did (one pass 0.85-0.95 of the
+#: time); past 256 states it finds little more (b24c6 at 256: 3,204 with 64).
+DOMINANCE_WINDOW = 256
+#: At most about this many checks a level (a level's selection is not sliced, so on the
+#: widest beams, thousands of candidates, the window narrows to keep it to a millisecond).
+DOMINANCE_CHECKS = 1 << 19
 #: The first width on graphs too big for bitset rows (no playout: the bound ranks alone).
 FIRST_WIDTH_LISTS = 64
 #: Width of the last pass when there is no time limit.
 MAX_WIDTH = 1 << 14
-#: A pass is started only if this many times the previous pass's time is left.
-PASS_GROWTH = 2.5
-#: With a deadline, the next pass is as wide as fits in this share of the time left
-#: (judged by the last pass: time grows with the width), at most ``MAX_GROWTH`` times
-#: wider: one wide pass finds more than several doubling ones in the same time. (Only
-#: where playouts run: a pass cut short by the deadline still leaves their answers. On the
-#: adjacency lists a pass's answer comes at its end, so widths double.)
+#: With a deadline, each pass after the first is as wide as fits in ``FIT_SHARE`` of the
+#: time left (``FIT_SHARE_TINY`` under a whole limit of ``TINY_LIMIT_S`` or less), judged
+#: by the pass before it: a pass's time grows as its width to the power
+#: ``WIDTH_COST_POWER`` (from the first pass's answer, 4 and 16 times its width took 2.9
+#: and 8.9 times its time on floodtest, 3.2 and 11 on b24c6, 2.8 and 8.2 on b12c12) and
+#: at most ``MAX_GROWTH`` times wider than the last. A pass must end to be worth much:
+#: its improvements come from its middle levels on (on floodtest a second pass cut by
+#: the deadline found one in 7% of the boards, against 17% for one that ended), so the
+#: share keeps a margin for the spread (a pass's time varies by a fifth from board to
+#: board). Passes go on while one of ``FIRST_WIDTH`` fits. (Only where playouts run;
+#: on the adjacency lists a pass's answer comes at its end, and widths double.)
+WIDTH_COST_POWER = 0.8
 FIT_SHARE = 0.7
-MAX_GROWTH = 16
-#: With a whole limit of at most ``TINY_LIMIT_S`` (tens of milliseconds a board) the next
-#: pass is sized past the time left: the first passes take a millisecond or two, too
-#: little to judge a wider one by, and a pass the deadline cuts short still leaves its
-#: playouts' answers. (floodtest at 0.05 s a board, budgets counted in CPU time: +59 over
-#: the optimum at a share of 0.5, +48 at 0.7, +35 at 1.0, +30 at 1.3, +39 at 1.6; at 0.2 s
-#: the share made no difference and A* proved more with 0.7.)
+MAX_GROWTH = 64
 TINY_LIMIT_S = 0.1
-FIT_SHARE_TINY = 1.3
+FIT_SHARE_TINY = 0.85
+FOLLOW_UP_SHARE = 0.5
+#: The playout's measure of a move, pass after pass: the cells of the regions it brings
+#: to the border (``_Space.sizes``), or their count (``_Space.ones``). Neither ranks better (floodtest, 1000 boards: a pass
+#: 128 wide after the first, +45 and +40 over the optimum), but they miss different
+#: boards: two passes 128 wide, one of each, +25, against +31 for one pass 256 wide in
+#: the same time; b24c6 (200 boards) 256 and 192: +13, against +12 for one 512 wide in
+#: 1.1 times the time.
+MEASURES = ("sizes", "ones")
 #: A playout is followed until it is this many moves past the best answer's pace (the
 #: states it ranks beyond that are seldom kept; past it the bound ranks them).
 PLAYOUT_SLACK = 1
@@ -65,8 +96,9 @@ PLAYOUT_SLACK = 1
 #: length is known without playing it again. Only on graphs of fewer than 128 colours.
 KEPT_PLAYOUT_MOVES = 9
 
-# pos fields: where a level stands between kernel calls, and the best answer known
-NEXT_PARENT, N_CANDIDATES, GOAL_PARENT, GOAL_MOVE, BEST_LEN, FOUND_LEN, WIDTH = range(7)
+# pos fields: where a level stands between kernel calls, the best answer known, the
+# dominance window (``DOMINANCE_WINDOW``, or 0: none)
+NEXT_PARENT, N_CANDIDATES, GOAL_PARENT, GOAL_MOVE, BEST_LEN, FOUND_LEN, WIDTH, LEVEL, N_BEAM, KEPT, TABLE_MASK, DOMINANCE = range(12)
 
 
 class BeamArrays(NamedTuple):
@@ -102,7 +134,7 @@ class BeamArrays(NamedTuple):
     nb: np.ndarray  #: (C, words) uint64, the playout's work array
     seq: np.ndarray  #: (KEPT_PLAYOUT_MOVES,) int64, a playout's first moves
     found: np.ndarray  #: (best_len,) int64, an answer a playout found
-    pos: np.ndarray  #: (7,) int64, see NEXT_PARENT ...
+    pos: np.ndarray  #: (12,) int64, see NEXT_PARENT ...
 
 
 @kernel
@@ -121,18 +153,66 @@ def _record_playout(d, i, c, child, child_front, g, adj_bits, sizes, shape, b): 
 
 
 @kernel
-def _beam_level(d, n_beam, b, g, adj_bits, sizes, colour_adj, scratch, shape, budget):  # type: ignore[no-untyped-def]
-    """Move the beam (``n_beam`` states of ``d`` moves) one level on, ``budget`` parents
-    per call: every child that can still beat ``b.pos[BEST_LEN]``, one copy of each, the
-    ``b.pos[WIDTH]`` best kept. Returns ``SLICE_DONE`` (call again), ``LEVEL_DONE`` (the
-    new beam size is ``b.pos[N_CANDIDATES]``) or ``IMPROVED`` (a child is the goal:
-    parent and colour in ``b.pos[GOAL_PARENT]``, ``b.pos[GOAL_MOVE]``).
+def _dominated(child, fl, kept, words):  # type: ignore[no-untyped-def]
+    """Whether one of the beam's first ``kept`` states ``fl`` holds every region of
+    ``child`` (then ``child`` need not be kept: floods are monotone, so whatever
+    ``child`` can reach in some moves, that state reaches in as few)."""
+    for k in range(kept):
+        inside = True
+        for w in range(words):
+            if child[w] & ~fl[k, w]:
+                inside = False
+                break
+        if inside:
+            return True
+    return False
+
+
+@kernel
+def _select(d, m, b):  # type: ignore[no-untyped-def]
+    """Make the ``b.pos[WIDTH]`` best of the ``m`` candidates the beam of level ``d + 1``
+    (lowest key first, ties in candidate order), leaving out each candidate that one
+    of the first ``b.pos[DOMINANCE]`` states kept before it dominates (fewer where the
+    candidates are so many that the checks would pass ``DOMINANCE_CHECKS``); returns
+    their count."""
+    order = np.argsort(b.key[:m], kind="mergesort")
+    width = b.pos[WIDTH]
+    window = min(b.pos[DOMINANCE], DOMINANCE_CHECKS // max(1, m))
+    words = b.fl.shape[1]
+    kept = 0
+    for j in range(m):
+        if kept >= width:
+            break
+        src = order[j]
+        if _dominated(b.cfl[src], b.fl, min(kept, window), words):
+            continue
+        b.fl[kept] = b.cfl[src]
+        b.fr[kept] = b.cfr[src]
+        b.parent[d, kept] = b.c_parent[src]
+        b.move[d, kept] = b.c_move[src]
+        b.rank[kept] = b.key[src] >> 40
+        b.limit[kept] = b.c_limit[src]
+        b.ahead[kept] = b.c_ahead[src]
+        kept += 1
+    return kept
+
+
+@kernel
+def _beam_run(b, g, adj_bits, sizes, colour_adj, scratch, shape, budget):  # type: ignore[no-untyped-def]
+    """Move the beam on from level ``b.pos[LEVEL]`` (its ``b.pos[N_BEAM]`` states),
+    ``budget`` parents per call, across levels: each parent's children that can still
+    beat ``b.pos[BEST_LEN]`` become candidates, one copy of each (``b.table``), and a
+    level's ``b.pos[WIDTH]`` best candidates its successor (``_select``). Returns
+    ``SLICE_DONE`` (the budget is spent: call again), ``PASS_DONE`` (no state left, or
+    no level left that could beat the best answer) or ``IMPROVED`` (a child of level
+    ``b.pos[LEVEL]`` is the goal: its parent and colour in ``b.pos[GOAL_PARENT]``,
+    ``b.pos[GOAL_MOVE]``). A playout that beats the best answer becomes it at once
+    (``b.found``, ``b.pos[FOUND_LEN]``).
 
     With bitset adjacency rows ``adj_bits`` (one per region; the sets padded to the
     width of ``shape``; ``sizes`` the regions' sizes as bit planes, ``colour_adj`` the
-    colours' rows) the bound is the bitset one
-    and states are ranked by their playout first; with none (zero rows) the bound walks
-    the adjacency lists and ranks alone."""
+    colours' rows) the bound is the bitset one and states are ranked by their playout
+    first; with none (zero rows) the bound walks the adjacency lists and ranks alone."""
     colour_mask, region_colour, _, adj_ptr, adj_idx = g
     (fl, fr, cfl, cfr, key, c_parent, c_move, table, parent, move,
      rank_of, limit_of, ahead, c_limit, c_ahead, nb, seq, found, pos) = b
@@ -141,120 +221,120 @@ def _beam_level(d, n_beam, b, g, adj_bits, sizes, colour_adj, scratch, shape, bu
     words = fl.shape[1]
     bits = adj_bits.shape[0] == n
     keep_ahead = bits and n_col < 128
-    # the level's table: twice its most candidates, rounded up to a power of two
-    t_size = 1
-    while t_size < 2 * n_beam * n_col:
-        t_size <<= 1
-    t_mask = min(t_size, table.shape[0]) - 1
-    if pos[NEXT_PARENT] == 0:
-        table[: t_mask + 1] = 0
-        pos[N_CANDIDATES] = 0
-    m = pos[N_CANDIDATES]
-    first = pos[NEXT_PARENT]
-    last = min(n_beam, first + budget)
-    for i in range(first, last):
-        # a colour whose last regions all border the flood is played alone (tested at
-        # the row's run-time width)
-        forced = eliminating_colour(fl[i], fr[i], colour_mask, fl[i])
-        for c in range(n_col):
-            if forced >= 0 and c != forced:
-                continue
-            absorbs = False
-            for w in range(words):
-                if fr[i, w] & colour_mask[c, w]:
-                    absorbs = True
-                    break
-            if not absorbs:
-                continue
-            if bits:
-                play_rows(fl[i], fr[i], colour_mask, adj_bits, c, cfl[m], cfr[m], shape)
-            else:
-                cfl[m] = fl[i]
-                cfr[m] = fr[i]
-                play(cfl[m], cfr[m], colour_mask, c, adj_ptr, adj_idx)
-            size = 0
-            for w in range(words):
-                size += np.int64(popcount(cfl[m, w]))
-            if size == n:
-                pos[GOAL_PARENT] = i
-                pos[GOAL_MOVE] = c
-                pos[NEXT_PARENT] = 0
-                return IMPROVED
-            best_len = pos[BEST_LEN]
-            # the rest needs at least the bound: keep only what can still win
-            if not bits:
-                h = elimination_bound(cfl[m], cfr[m], g, scratch, best_len - d - 2)
-            elif n_col > 64:
-                h = bound_bits_many_colours(cfl[m], cfr[m], colour_mask, adj_bits, shape, best_len - d - 2)
-            else:
-                h = bound_bits(cfl[m], cfr[m], colour_mask, colour_adj, adj_bits, shape, best_len - d - 2)
-            if d + 1 + h >= best_len:
-                continue
-            # one copy of each state (by 64-bit hash: a collision only loses a candidate)
-            hs = hash_words(cfl[m], shape) | np.uint64(1)  # 0 marks an empty slot
-            slot = np.int64(hs & np.uint64(t_mask))
-            dup = False
-            while table[slot] != np.uint64(0):
-                if table[slot] == hs:
-                    dup = True
-                    break
-                slot = (slot + 1) & t_mask
-            if dup:
-                continue
-            table[slot] = hs
-            rank = 0
-            c_ahead[m] = 0
-            if bits:
-                pace = best_len - d - 1
-                limit = pace + PLAYOUT_SLACK
-                c_limit[m] = limit
-                known = rank_of[i] - 1
-                was = limit_of[i] - 1
-                if keep_ahead and (ahead[i] & 127) == c + 1 and (
-                        (known <= was and pace <= known <= limit) or (known > was and forced < 0 and limit == was)):
-                    # the parent's playout went this way: this is the rest of the same
-                    # game. Played out to the end (within its limit), it is one move
-                    # shorter. Stopped at its limit, it stops one move sooner with one
-                    # less to spare, if the parent's first step was one move (not a run
-                    # of colours played alone, which the child would take as one step).
-                    rank = known
-                    c_ahead[m] = ahead[i] >> 7
-                elif keep_ahead:
-                    seq[:] = -1
-                    rank = greedy_playout(cfl[m], cfr[m], g, adj_bits, sizes, shape, nb, limit, seq)
-                    packed = 0
-                    for k in range(seq.shape[0] - 1, -1, -1):
-                        packed = 0 if seq[k] < 0 else (packed << 7) | (seq[k] + 1)
-                    c_ahead[m] = packed
+    while True:
+        d = pos[LEVEL]
+        n_beam = pos[N_BEAM]
+        if n_beam == 0 or d >= pos[BEST_LEN] - 1:
+            return PASS_DONE
+        if budget <= 0:
+            return SLICE_DONE
+        if pos[NEXT_PARENT] == 0:
+            # the level's table: twice its most candidates, rounded up to a power of two
+            t_size = 1
+            while t_size < 2 * n_beam * n_col:
+                t_size <<= 1
+            pos[TABLE_MASK] = min(t_size, table.shape[0]) - 1
+            table[: pos[TABLE_MASK] + 1] = 0
+            pos[N_CANDIDATES] = 0
+        t_mask = pos[TABLE_MASK]
+        m = pos[N_CANDIDATES]
+        first = pos[NEXT_PARENT]
+        last = min(n_beam, first + budget)
+        for i in range(first, last):
+            # a colour whose last regions all border the flood is played alone (tested at
+            # the row's run-time width)
+            forced = eliminating_colour(fl[i], fr[i], colour_mask, fl[i])
+            for c in range(n_col):
+                if forced >= 0 and c != forced:
+                    continue
+                absorbs = False
+                for w in range(words):
+                    if fr[i, w] & colour_mask[c, w]:
+                        absorbs = True
+                        break
+                if not absorbs:
+                    continue
+                if bits:
+                    play_rows(fl[i], fr[i], colour_mask, adj_bits, c, cfl[m], cfr[m], shape)
                 else:
-                    rank = greedy_playout(cfl[m], cfr[m], g, adj_bits, sizes, shape, nb, limit, found[:0])
-                if rank < pace:
-                    # the playout is a real answer, shorter than the best: keep it
-                    pos[BEST_LEN] = _record_playout(d, i, c, cfl[m], cfr[m], g, adj_bits, sizes, shape, b)
-                    pos[FOUND_LEN] = pos[BEST_LEN]
-                    c_ahead[m] = 0
-            key[m] = (rank << 40) | (h << 20) | (n - size)
-            c_parent[m] = i
-            c_move[m] = c
-            m += 1
-    pos[N_CANDIDATES] = m
-    if last < n_beam:
-        pos[NEXT_PARENT] = last
-        return SLICE_DONE
-    order = np.argsort(key[:m], kind="mergesort")
-    kept = min(pos[WIDTH], m)
-    for j in range(kept):
-        src = order[j]
-        fl[j] = cfl[src]
-        fr[j] = cfr[src]
-        parent[d, j] = c_parent[src]
-        move[d, j] = c_move[src]
-        rank_of[j] = key[src] >> 40
-        limit_of[j] = c_limit[src]
-        ahead[j] = c_ahead[src]
-    pos[NEXT_PARENT] = 0
-    pos[N_CANDIDATES] = kept
-    return LEVEL_DONE
+                    cfl[m] = fl[i]
+                    cfr[m] = fr[i]
+                    play(cfl[m], cfr[m], colour_mask, c, adj_ptr, adj_idx)
+                size = 0
+                for w in range(words):
+                    size += np.int64(popcount(cfl[m, w]))
+                if size == n:
+                    pos[GOAL_PARENT] = i
+                    pos[GOAL_MOVE] = c
+                    pos[NEXT_PARENT] = 0
+                    return IMPROVED
+                best_len = pos[BEST_LEN]
+                # the rest needs at least the bound: keep only what can still win
+                if not bits:
+                    h = elimination_bound(cfl[m], cfr[m], g, scratch, best_len - d - 2)
+                elif n_col > 64:
+                    h = bound_bits_many_colours(cfl[m], cfr[m], colour_mask, adj_bits, shape, best_len - d - 2)
+                else:
+                    h = bound_bits(cfl[m], cfr[m], colour_mask, colour_adj, adj_bits, shape, best_len - d - 2)
+                if d + 1 + h >= best_len:
+                    continue
+                # one copy of each state (by 64-bit hash: a collision only loses a candidate)
+                hs = hash_words(cfl[m], shape) | np.uint64(1)  # 0 marks an empty slot
+                slot = np.int64(hs & np.uint64(t_mask))
+                dup = False
+                while table[slot] != np.uint64(0):
+                    if table[slot] == hs:
+                        dup = True
+                        break
+                    slot = (slot + 1) & t_mask
+                if dup:
+                    continue
+                table[slot] = hs
+                rank = 0
+                c_ahead[m] = 0
+                if bits:
+                    pace = best_len - d - 1
+                    limit = pace + PLAYOUT_SLACK
+                    c_limit[m] = limit
+                    known = rank_of[i] - 1
+                    was = limit_of[i] - 1
+                    if keep_ahead and (ahead[i] & 127) == c + 1 and (
+                            (known <= was and pace <= known <= limit) or (known > was and forced < 0 and limit == was)):
+                        # the parent's playout went this way: this is the rest of the same
+                        # game. Played out to the end (within its limit), it is one move
+                        # shorter. Stopped at its limit, it stops one move sooner with one
+                        # less to spare, if the parent's first step was one move (not a run
+                        # of colours played alone, which the child would take as one step).
+                        rank = known
+                        c_ahead[m] = ahead[i] >> 7
+                    elif keep_ahead:
+                        seq[:] = -1
+                        rank = greedy_playout(cfl[m], cfr[m], g, adj_bits, sizes, shape, nb, limit, seq)
+                        packed = 0
+                        for k in range(seq.shape[0] - 1, -1, -1):
+                            packed = 0 if seq[k] < 0 else (packed << 7) | (seq[k] + 1)
+                        c_ahead[m] = packed
+                    else:
+                        rank = greedy_playout(cfl[m], cfr[m], g, adj_bits, sizes, shape, nb, limit, found[:0])
+                    if rank < pace:
+                        # the playout is a real answer, shorter than the best: keep it
+                        pos[BEST_LEN] = _record_playout(d, i, c, cfl[m], cfr[m], g, adj_bits, sizes, shape, b)
+                        pos[FOUND_LEN] = pos[BEST_LEN]
+                        c_ahead[m] = 0
+                key[m] = (rank << 40) | (h << 20) | (n - size)
+                c_parent[m] = i
+                c_move[m] = c
+                m += 1
+        budget -= last - first
+        pos[N_CANDIDATES] = m
+        if last < n_beam:
+            pos[NEXT_PARENT] = last
+            return SLICE_DONE
+        kept = _select(d, m, b)
+        pos[NEXT_PARENT] = 0
+        pos[N_BEAM] = kept
+        pos[LEVEL] = d + 1
+        pos[KEPT] += kept
 
 
 class _Space(NamedTuple):
@@ -263,6 +343,7 @@ class _Space(NamedTuple):
     arrays: GraphArrays
     adj_bits: np.ndarray  #: (R, words) rows, or (0, 1) for the lists
     sizes: np.ndarray  #: (planes, words) the regions' sizes as bit planes (``size_bits``), or (0, 1)
+    ones: np.ndarray  #: (1, words) every region as of size 1 (the playout's other measure), or (0, 1)
     colour_adj: np.ndarray  #: (C, words) the colours' rows, or (0, 1) for the lists
     start: np.ndarray
     front: np.ndarray
@@ -271,15 +352,33 @@ class _Space(NamedTuple):
 
 
 def _space(graph: RegionGraph) -> _Space:
+    """The graph as the passes take it, made once per graph (every turn of the beam on
+    it shares it; nothing writes to it but the lists' bound scratch, made per search)."""
+    kept: _Space | None = graph.__dict__.get("_beam_space")
+    if kept is None:
+        kept = graph.__dict__["_beam_space"] = _make_space(graph)
+    return kept._replace(scratch=BoundScratch.for_graph(graph))
+
+
+def _make_space(graph: RegionGraph) -> _Space:
     scratch = BoundScratch.for_graph(graph)
     if graph.adjacency_bits_fit:
         # bitset rows at a compile-time width (several times faster), and the playout
         pg = padded(graph)
         sizes = size_bits(graph.region_size, pg.root.shape[0])
-        return _Space(pg.arrays, pg.adj_bits, sizes, pg.colour_adj, pg.root, pg.root_front, pg.shape, scratch)
+        ones = np.full((1, pg.root.shape[0]), ~np.uint64(0), dtype=np.uint64)
+        return _Space(pg.arrays, pg.adj_bits, sizes, ones, pg.colour_adj, pg.root, pg.root_front, pg.shape, scratch)
     start, front = start_state(graph)
     no_bits = np.zeros((0, 1), dtype=np.uint64)
-    return _Space(graph.arrays(), no_bits, no_bits, no_bits, start, front, np.zeros(graph.n_words), scratch)
+    return _Space(graph.arrays(), no_bits, no_bits, no_bits, no_bits, start, front, np.zeros(graph.n_words), scratch)
+
+
+def _root_bound(space: _Space, limit: int) -> int:
+    """The colour-elimination bound of the start (past ``limit``: some value above it)."""
+    if space.adj_bits.shape[0]:
+        return elimination_bound_bits(space.start, space.front, space.arrays.colour_mask, space.adj_bits, limit,
+                                      space.colour_adj, space.shape)
+    return int(elimination_bound(space.start, space.front, space.arrays, space.scratch, limit))
 
 
 def _new_beam(graph: RegionGraph, width: int, best_len: int, words: int) -> BeamArrays:
@@ -303,7 +402,7 @@ def _new_beam(graph: RegionGraph, width: int, best_len: int, words: int) -> Beam
         nb=np.zeros((graph.n_colours, words), dtype=np.uint64),
         seq=np.zeros(KEPT_PLAYOUT_MOVES, dtype=np.int64),
         found=np.zeros(best_len, dtype=np.int64),
-        pos=np.array([0, 0, 0, 0, best_len, best_len, width], dtype=np.int64),
+        pos=np.array([0, 0, 0, 0, best_len, best_len, width, 0, 1, 1, 0, DOMINANCE_WINDOW], dtype=np.int64),
     )
 
 
@@ -331,73 +430,80 @@ def _pass(graph: RegionGraph, control: Control, width: int, best: list[int], spa
     control.note_table_bytes(sum(a.nbytes for a in b))
     b.fl[0] = space.start
     b.fr[0] = space.front
-    n_beam = 1
-    kept = 1
-    budget = SliceBudget(first=8, most=1 << 20)
-    d = 0
-    while d < len(best) - 1:
-        if control.should_stop():
-            break
-        status = _beam_level(d, n_beam, b, space.arrays, space.adj_bits, space.sizes, space.colour_adj, space.scratch,
-                             space.shape, budget.start(control.remaining()))
+    budget = SliceBudget(first=FIRST_SLICE, target=SLICE_S, most=1 << 20)
+    while not control.should_stop():
+        status = _beam_run(b, space.arrays, space.adj_bits, space.sizes, space.colour_adj, space.scratch, space.shape,
+                           budget.start(control.remaining()))
         budget.done(status == SLICE_DONE)
         if b.pos[FOUND_LEN] < len(best):
             best = b.found[: b.pos[FOUND_LEN]].tolist()
             control.improved(best)
-        if status == SLICE_DONE:
-            continue
         if status == IMPROVED:
-            found = _goal_path(b, d)
+            found = _goal_path(b, int(b.pos[LEVEL]))
             if len(found) < len(best):
                 best = found
                 control.improved(best)
+        if status != SLICE_DONE:
             break
-        n_beam = int(b.pos[N_CANDIDATES])
-        if n_beam == 0:
-            break
-        kept += n_beam
-        d += 1
+    kept = int(b.pos[KEPT])
     return best, kept
 
 
+def _fitted_width(width: int, spent: float, remaining: float, fit: float) -> int:
+    """The width of a pass that takes ``fit`` of ``remaining`` seconds, judged by the
+    last pass (``width`` wide, ``spent`` seconds; see ``WIDTH_COST_POWER``)."""
+    if spent <= 0 or remaining <= 0:
+        return 2 * width if spent <= 0 else 0
+    return int(width * (fit * remaining / spent) ** (1 / WIDTH_COST_POWER))
+
+
 def search(graph: RegionGraph, control: Control, incumbent: list[int], max_width: int = MAX_WIDTH,
-           widths: dict[str, int] | None = None, hand_back_at: int = 0) -> Outcome:
-    """Beam passes of doubling width from ``incumbent``, while time is left, up to
-    ``max_width`` (and what the memory cap allows). A stop is noticed within a slice.
-    ``widths`` carries the width from one call to the next (``"next"``: where the next
-    call starts), for a caller that gives the beam several turns. Once the answer is at
-    most ``hand_back_at`` moves, a pass (past the first) that finds nothing shorter ends
-    the passes: the caller's own search, near a proof, has a better use for the time."""
+           widths: dict[str, int] | None = None, hand_back_at: int = 0, known_bound: int = 0) -> Outcome:
+    """Beam passes from ``incumbent`` while time is left, up to ``max_width`` wide (and
+    what the memory cap allows): with a deadline, each as wide as fits in the time left
+    (``FIT_SHARE``), the playout's measure alternating from pass to pass (``MEASURES``);
+    without one, doubling widths. A stop is noticed within a slice. ``widths`` carries
+    the width and the pass count from one call to the next (``"next"``, ``"passes"``),
+    for a caller that gives the beam several turns. Once the answer is at most
+    ``hand_back_at`` moves, a pass (past the first) that finds nothing shorter ends the
+    passes: the caller's own search, near a proof, has a better use for the time.
+    ``known_bound`` is a lower bound the caller has proven (A*'s level): an answer that
+    meets it ends the passes, proven."""
     best = list(incumbent)
-    bound = lower_bound(graph, limit=len(best))
-    control.raise_bound(min(bound, len(best)))
     space = _space(graph)
+    bound = max(_root_bound(space, len(best)), known_bound)
+    control.raise_bound(min(bound, len(best)))
     most = min(max_width, control.limits.memory_bytes() // bytes_per_width(graph, len(best)))
     playouts = space.adj_bits.shape[0] == graph.n_regions
-    width = min(FIRST_WIDTH if playouts else FIRST_WIDTH_LISTS, most)
-    if widths is not None:
-        width = min(widths.get("next", width), most)
+    timed = playouts and control.deadline != float("inf")
+    carried = widths if widths is not None else {}
+    width = min(carried.get("next", FIRST_WIDTH if playouts else FIRST_WIDTH_LISTS), most)
     states = 0
     passes = 0
-    last = 0.0
     fit = FIT_SHARE_TINY if control.deadline - control.started <= TINY_LIMIT_S else FIT_SHARE
-    while len(best) > bound and 1 <= width <= most:
-        if control.should_stop() or control.remaining() < last * PASS_GROWTH:
-            break
+    widest = {measure: 0 for measure in MEASURES}  # each measure's widest pass in this call
+    while len(best) > bound and 1 <= width <= most and not control.should_stop():
         t0 = time.monotonic()
         before = len(best)
-        best, kept = _pass(graph, control, width, best, space)
-        last = time.monotonic() - t0
+        turn = carried.get("passes", 0)
+        measure = MEASURES[turn % len(MEASURES)]
+        best, kept = _pass(graph, control, width, best, space._replace(sizes=getattr(space, measure)))
+        spent = time.monotonic() - t0
         states += kept
         passes += 1
+        carried["passes"] = turn + 1
+        widest[measure] = max(widest[measure], width)
         if len(best) == before and len(best) <= hand_back_at and passes > 1:
             break
-        growth = 2
-        if playouts and control.deadline != float("inf") and last > 0:
-            growth = max(2, min(MAX_GROWTH, int(fit * control.remaining() / last)))
-        width = min(width * growth, most) if width < most else width * 2
-        if widths is not None:
-            widths["next"] = width
+        if width >= most:
+            width *= 2  # (the widest: done)
+        elif timed:
+            width = min(_fitted_width(width, spent, control.remaining(), fit), width * MAX_GROWTH, most)
+            if width < FIRST_WIDTH or width < max(widest.values()) * FOLLOW_UP_SHARE:
+                break  # none fits that is wide enough to find what the passes before missed
+        else:
+            width = min(width * 2, most)
+        carried["next"] = width
     return Outcome(best, len(best) <= bound, min(bound, len(best)), states, control.stop_reason)
 
 

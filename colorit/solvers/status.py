@@ -15,5 +15,5 @@ IMPROVED = 2
 NEED_NODES = 3
 #: (A*) The seen-state table is too full: grow it within the memory cap, or stop.
 NEED_TABLE = 4
-#: (beam) The level is complete: the new beam is ready.
-LEVEL_DONE = 5
+#: (beam) The pass is complete: no state left, or no level left that could beat the answer.
+PASS_DONE = 5
