@@ -221,9 +221,12 @@ def select_sets(names: list[str], folder: Path | None, exact: bool) -> list[SetF
 
 @dataclass(frozen=True)
 class Build:
+    """ColorFill compiled: the classpath to run it with, its classes' folder, and the
+    javac command that built them (None when the cached build was still good)."""
+
     classpath: str
     classes: Path
-    command: str | None  #: the javac run, None when the build was cached
+    command: str | None
 
 
 def first_line(cmd: list[str]) -> str:

@@ -186,3 +186,18 @@ def registered(name: str, fn: Callable[[Any, Any], Any], summary: str = "test-on
     finally:
         base._REGISTRY.pop(name, None)
         base._ALIASES.pop(name, None)
+
+
+def waiting_solver(first: str = "greedy") -> Callable[[Any, Any], Any]:
+    """A test-only solver: ``first``'s answer at once, then nothing until it is asked to
+    stop (a search that never ends by itself), returning that answer, stopped."""
+    from colorit.solvers import get_solver
+
+    def wait(graph: Any, control: Any) -> Any:
+        outcome = get_solver(first).fn(graph, control)
+        while not control.should_stop():
+            time.sleep(0.005)
+        outcome.stopped = control.stop_reason
+        return outcome
+
+    return wait

@@ -20,7 +20,7 @@ from colorit.game.generate import random_board
 from colorit.runtime.warmup import astar_widths
 from colorit.solvers import Outcome, get_solver
 
-from cli_support import registered
+from cli_support import registered, waiting_solver
 
 BOARDS = [random_board(7, 7, 5, seed=k) for k in range(12)]
 
@@ -71,12 +71,7 @@ def test_a_stop_ends_the_running_search_and_skips_the_rest() -> None:
     """The board being solved returns its best answer (stopped "signal"); the boards
     after it are not started."""
 
-    def sleepy(graph: RegionGraph, control: Control) -> Outcome:
-        outcome: Outcome = get_solver("greedy").fn(graph, control)
-        while not control.should_stop():
-            time.sleep(0.005)
-        outcome.stopped = control.stop_reason
-        return outcome
+    sleepy = waiting_solver("greedy")
 
     stop = StopFlag()
     stopper = threading.Timer(0.3, stop.set)

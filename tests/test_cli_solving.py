@@ -15,11 +15,10 @@ from colorit import solve
 from colorit.cli.context import Context, read_board
 from colorit.cli.solving import describe, solve_on_time, solve_within
 from colorit.game.generate import random_board
-from colorit.game.graph import RegionGraph
 from colorit.runtime.signals import SignalGuard
-from colorit.solvers import Control, Outcome, Solution, get_solver
+from colorit.solvers import Solution
 
-from cli_support import registered
+from cli_support import registered, waiting_solver
 
 
 def test_read_board_from_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -34,13 +33,7 @@ def test_describe() -> None:
     assert describe(Solution((1, 2, 3), False, 0, 0.1)) == "best found, 3 moves; no lower bound known"
 
 
-def sleepy(graph: RegionGraph, control: Control) -> Outcome:
-    """A test solver: the basic AI's answer at once, then wait for a stop."""
-    outcome: Outcome = get_solver("linear").fn(graph, control)
-    while not control.should_stop():
-        time.sleep(0.005)
-    outcome.stopped = control.stop_reason
-    return outcome
+sleepy = waiting_solver("linear")
 
 
 def test_solve_on_time_answers_by_the_limit_counted_from_the_start() -> None:

@@ -51,7 +51,11 @@ def test_select_takes_all_and_keeps_each_set_once() -> None:
 
 
 def test_every_file_is_pinned_to_a_commit_and_a_hash() -> None:
-    sources = {"smack42/ColorFill": catalog.COLORFILL[1], "Flolle/terminal-flood": catalog.TERMINAL_FLOOD[1]}
+    # the commits the sets are published at: ColorFill's and terminal-flood's
+    sources = {
+        "smack42/ColorFill": "682869c82f2581d0ac0097727d300260d7986f2f",
+        "Flolle/terminal-flood": "a7ea64668a3af65b8b5aa2d38622358881ce3214",
+    }
     for s in SETS:
         for r in s.remotes:
             assert sources[r.repo] == r.commit and len(r.commit) == 40
@@ -61,6 +65,14 @@ def test_every_file_is_pinned_to_a_commit_and_a_hash() -> None:
             assert len(digest) == (64 if r.sha256 else 40)
     with pytest.raises(ValueError, match="exactly one"):
         Remote("a/b", "c" * 40, "x.txt")
+
+
+def test_the_catalogue_file_reads_back_into_the_sets() -> None:
+    """The catalogue is data (colorit/io/data/sets.json): what it says is what the
+    commands use, every set once, in the order listed."""
+    assert catalog.load_sets(catalog.packaged_file("sets.json").decode()) == SETS
+    assert [s.name for s in SETS][:2] == ["pc19", "floodtest"]
+    assert len({s.name for s in SETS}) == len(SETS) == 11
 
 
 def test_the_big_sets_are_pinned_by_their_published_blob_ids() -> None:

@@ -18,20 +18,7 @@ from colorit.game.bitset import hash_words, to_bits
 from colorit.game.generate import random_board
 from colorit.game.graph import padded
 from colorit.solvers import astar
-from colorit.solvers.astar_store import (
-    DEAD,
-    FIRST_CAPACITY,
-    FRONT_CACHE_SLOTS,
-    NodeStore,
-    _child_level,
-    _link,
-    _meta,
-    _next_of,
-    _parent_of,
-    _push,
-    _with_child_level,
-    first_capacity,
-)
+from colorit.solvers import astar_store as store
 from colorit.solvers.linear import linear_moves
 from colorit.solvers.seen import table_find
 
@@ -44,36 +31,36 @@ SHAPE = (0, 0)
 @pytest.fixture(autouse=True)
 def no_spare_stores() -> Iterator[None]:
     """Each test starts and ends with no store kept for reuse."""
-    NodeStore._spare.clear()
+    store.NodeStore._spare.clear()
     yield
-    NodeStore._spare.clear()
+    store.NodeStore._spare.clear()
 
 
 @STABLE
 @given(st.integers(-1, 2**32 - 2), st.integers(-1, 2**32 - 2))
 def test_a_link_word_holds_a_parent_and_a_next_node(parent: int, nxt: int) -> None:
-    link = np.uint64(_link(parent, nxt))
-    assert _parent_of(link) == parent and _next_of(link) == nxt
+    link = np.uint64(store._link(parent, nxt))
+    assert store._parent_of(link) == parent and store._next_of(link) == nxt
 
 
 def test_push_puts_a_node_first_in_its_bucket() -> None:
-    st_ = NodeStore(WORDS, ub=6, capacity=16, index_bytes=1 << 16)
+    st_ = store.NodeStore(WORDS, ub=6, capacity=16, index_bytes=1 << 16)
     for node, parent in ((3, -1), (5, 3), (7, 3)):
-        _push(st_.nodes, st_.heads, st_.hi, node, parent, 4, 2, WORDS)
+        store._push(st_.nodes, st_.heads, st_.hi, node, parent, 4, 2, WORDS)
     assert st_.heads[4, 2] == 7 and st_.hi[4] == 2
     chain, x = [], int(st_.heads[4, 2])
     while x >= 0:
-        chain.append((x, int(_parent_of(st_.nodes[x, WORDS]))))
-        x = int(_next_of(st_.nodes[x, WORDS]))
+        chain.append((x, int(store._parent_of(st_.nodes[x, WORDS]))))
+        x = int(store._next_of(st_.nodes[x, WORDS]))
     assert chain == [(7, 3), (5, 3), (3, -1)]  # last in, first out
-    _push(st_.nodes, st_.heads, st_.hi, 9, 7, 4, 1, WORDS)
+    store._push(st_.nodes, st_.heads, st_.hi, 9, 7, 4, 1, WORDS)
     assert st_.hi[4] == 2  # the deepest bucket of the level stays the mark
 
 
 def test_a_meta_word_holds_moves_a_colour_and_flags() -> None:
-    meta = int(_meta(17, 300, DEAD))
-    assert meta >> 32 == 17 and (meta >> 8) & 0xFFFFFF == 300 and meta & int(DEAD)
-    assert not int(_meta(3, 2, np.uint64(0))) & int(DEAD)
+    meta = int(store._meta(17, 300, store.DEAD))
+    assert meta >> 32 == 17 and (meta >> 8) & 0xFFFFFF == 300 and meta & int(store.DEAD)
+    assert not int(store._meta(3, 2, np.uint64(0))) & int(store.DEAD)
 
 
 def test_child_levels_one_byte_a_colour() -> None:
@@ -81,8 +68,8 @@ def test_child_levels_one_byte_a_colour() -> None:
     byte written alone."""
     known = np.uint64(0xFFFFFFFFFFFFFFFF)
     for c, level in ((0, 4), (3, 254), (7, 0)):
-        known = _with_child_level(known, c, level)
-    assert [int(_child_level(known, c)) for c in range(8)] == [4, 255, 255, 254, 255, 255, 255, 0]
+        known = store._with_child_level(known, c, level)
+    assert [int(store._child_level(known, c)) for c in range(8)] == [4, 255, 255, 254, 255, 255, 255, 0]
 
 
 def test_astar_plants_the_root_as_node_zero() -> None:
@@ -91,7 +78,7 @@ def test_astar_plants_the_root_as_node_zero() -> None:
     width)."""
     pg = padded(RegionGraph.from_board(random_board(9, 9, 5, seed=2)))
     words = len(pg.root)
-    st_ = NodeStore.take(words, ub=12, capacity=64, index_bytes=1 << 16, child_f=True)
+    st_ = store.NodeStore.take(words, ub=12, capacity=64, index_bytes=1 << 16, child_f=True)
     st_.plant_root(pg.root, 5)
     assert st_.nodes[0, :words].tolist() == pg.root.tolist()
     assert st_.path_to(0) == []
@@ -102,17 +89,17 @@ def test_astar_plants_the_root_as_node_zero() -> None:
     assert table_find(st_.table, st_.nodes, other, np.uint64(hash_words(other, pg.shape)), pg.shape) < 0
 
 
-def _chain(st_: NodeStore, moves: list[int]) -> None:
+def _chain(st_: store.NodeStore, moves: list[int]) -> None:
     """Records 1.. of a game from the root: each the child of the one before, by a move,
-    the last one DEAD (a goal)."""
+    the last one store.DEAD (a goal)."""
     for i, move in enumerate(moves, start=1):
         st_.nodes[i, :WORDS] = to_bits([i, 64 + i], 128)
-        st_.nodes[i, WORDS] = _link(i - 1, -1)
-        st_.nodes[i, WORDS + 1] = _meta(i, move, DEAD if i == len(moves) else np.uint64(0))
+        st_.nodes[i, WORDS] = store._link(i - 1, -1)
+        st_.nodes[i, WORDS + 1] = store._meta(i, move, store.DEAD if i == len(moves) else np.uint64(0))
 
 
 def test_path_to_follows_parents_back_to_the_root() -> None:
-    st_ = NodeStore(WORDS, ub=10, capacity=16, index_bytes=1 << 16)
+    st_ = store.NodeStore(WORDS, ub=10, capacity=16, index_bytes=1 << 16)
     st_.plant_root(to_bits([0], 128), 3)
     _chain(st_, [4, 0, 2, 5])
     assert st_.path_to(4) == [4, 0, 2, 5]
@@ -121,8 +108,8 @@ def test_path_to_follows_parents_back_to_the_root() -> None:
 
 def test_a_grown_store_keeps_its_records_and_finds_every_live_one() -> None:
     """Growing the records copies the used rows (and their deferred children's levels);
-    growing the table re-enters every live record and no DEAD one."""
-    st_ = NodeStore(WORDS, ub=10, capacity=8, index_bytes=1 << 16)
+    growing the table re-enters every live record and no store.DEAD one."""
+    st_ = store.NodeStore(WORDS, ub=10, capacity=8, index_bytes=1 << 16)
     st_.child_f = np.zeros(st_.capacity, dtype=np.uint64)
     st_.plant_root(to_bits([0], 128), 3)
     _chain(st_, [1, 2, 3])
@@ -132,7 +119,7 @@ def test_a_grown_store_keeps_its_records_and_finds_every_live_one() -> None:
     assert st_.capacity == 16 and st_.child_f.shape == (16,)
     assert np.array_equal(st_.nodes[:4], records) and st_.child_f[:4].tolist() == [9, 8, 7, 6]
     slots = st_.table.shape[0]
-    assert st_.grow_table(4) == 3  # the root and two live records: the goal is DEAD
+    assert st_.grow_table(4) == 3  # the root and two live records: the goal is store.DEAD
     assert st_.table.shape[0] == 2 * slots
     for node in range(4):
         bits = st_.nodes[node, :WORDS]
@@ -142,27 +129,27 @@ def test_a_grown_store_keeps_its_records_and_finds_every_live_one() -> None:
 
 
 def test_first_capacity_fits_the_memory() -> None:
-    """``FIRST_CAPACITY`` records where they fit, else the largest half, quarter... of it
+    """``store.FIRST_CAPACITY`` records where they fit, else the largest half, quarter... of it
     that fits (a record of 4 words takes 8 words with its share of the table), at least 16."""
     record = (4 + 4) * 8
-    assert first_capacity(4, 1 << 30) == FIRST_CAPACITY == 4096
-    assert first_capacity(4, 1000 * record) == 512
-    assert first_capacity(4, 512 * record) == 512
-    assert first_capacity(4, 100) == 16
+    assert store.first_capacity(4, 1 << 30) == store.FIRST_CAPACITY == 4096
+    assert store.first_capacity(4, 1000 * record) == 512
+    assert store.first_capacity(4, 512 * record) == 512
+    assert store.first_capacity(4, 100) == 16
 
 
 def test_a_store_of_the_first_capacity_is_taken_again() -> None:
-    st_ = NodeStore.take(WORDS, ub=8, capacity=FIRST_CAPACITY, index_bytes=1 << 16)
+    st_ = store.NodeStore.take(WORDS, ub=8, capacity=store.FIRST_CAPACITY, index_bytes=1 << 16)
     st_.plant_root(to_bits([0], 128), 2)
     st_.release()
-    again = NodeStore.take(WORDS, ub=12, capacity=FIRST_CAPACITY, index_bytes=1 << 16)
+    again = store.NodeStore.take(WORDS, ub=12, capacity=store.FIRST_CAPACITY, index_bytes=1 << 16)
     assert again is st_
     assert not again.table.any() and again.heads.shape == (13, 13) and (again.heads < 0).all()
     again.release()
-    small = NodeStore.take(WORDS, ub=8, capacity=64, index_bytes=1 << 16)
+    small = store.NodeStore.take(WORDS, ub=8, capacity=64, index_bytes=1 << 16)
     assert small is not st_ and small.capacity == 64  # another capacity: a store of its own
     small.release()
-    assert WORDS not in NodeStore._spare  # ... not kept for the next search
+    assert WORDS not in store.NodeStore._spare  # ... not kept for the next search
 
 
 def test_astar_keeps_expanded_nodes_frontiers() -> None:
@@ -172,14 +159,14 @@ def test_astar_keeps_expanded_nodes_frontiers() -> None:
     pg = padded(graph)
     words = len(pg.root)
     out = astar.search(graph, Control(Limits()), linear_moves(graph))
-    assert out.proven_optimal and out.states > FRONT_CACHE_SLOTS
-    st_ = NodeStore._spare[words]
+    assert out.proven_optimal and out.states > store.FRONT_CACHE_SLOTS
+    st_ = store.NodeStore._spare[words]
     filled = 0
     for slot, row in enumerate(st_.fronts):
         if row[words] == 0:
             continue
         node = int(row[words]) - 1
-        assert node % FRONT_CACHE_SLOTS == slot
+        assert node % store.FRONT_CACHE_SLOTS == slot
         flooded = st_.nodes[node, :words]
         near = np.zeros(words, dtype=np.uint64)
         for r in range(graph.n_regions):
@@ -187,6 +174,6 @@ def test_astar_keeps_expanded_nodes_frontiers() -> None:
                 near |= pg.adj_bits[r]
         assert (near & ~flooded).tolist() == row[:words].tolist()
         filled += 1
-    assert filled >= FRONT_CACHE_SLOTS // 2
-    again = NodeStore.take(words, ub=20, capacity=st_.capacity, index_bytes=st_.index_bytes)
+    assert filled >= store.FRONT_CACHE_SLOTS // 2
+    again = store.NodeStore.take(words, ub=20, capacity=st_.capacity, index_bytes=st_.index_bytes)
     assert again is st_ and not again.fronts[:, words].any()

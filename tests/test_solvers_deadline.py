@@ -24,7 +24,7 @@ from colorit.game.graph import GraphTooBig
 from colorit.solvers import Outcome, deadline, get_solver
 from colorit.solvers.deadline import STOP_GRACE_S, build_solution, hard_deadline_for, run_guarded
 
-from cli_support import env, registered
+from cli_support import env, registered, waiting_solver
 
 BOARD = random_board(30, 30, 6, seed=11)
 
@@ -191,12 +191,7 @@ def test_a_stop_request_is_answered_within_the_grace(release: threading.Event) -
 
 
 def test_a_stop_request_to_a_cooperative_solver_is_answered_at_once() -> None:
-    def sleepy(graph: RegionGraph, control: Control) -> Outcome:
-        outcome: Outcome = get_solver("greedy").fn(graph, control)
-        while not control.should_stop():
-            time.sleep(0.005)
-        outcome.stopped = control.stop_reason
-        return outcome
+    sleepy = waiting_solver("greedy")
 
     control = Control(Limits(time=30))
     threading.Timer(0.2, control.request_stop).start()

@@ -22,12 +22,16 @@ if TYPE_CHECKING:
     from ..io.catalog import DataSet
 
 
+#: Where the sets go and come from, under ``--help``.
+EPILOG = (
+    "The cache is the platform's cache folder for colorit (~/.cache/colorit on Linux); COLORIT_DATA_DIR names "
+    "another. Files come from raw.githubusercontent.com at pinned commits; COLORIT_DATASETS_URL names a mirror "
+    "that keeps the same OWNER/REPO/COMMIT/PATH layout."
+)
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.epilog = (
-        "The cache is the platform's cache folder for colorit (~/.cache/colorit on Linux); "
-        "COLORIT_DATA_DIR names another. Files come from raw.githubusercontent.com at pinned commits; "
-        "COLORIT_DATASETS_URL names a mirror that keeps the same OWNER/REPO/COMMIT/PATH layout."
-    )
+    p.epilog = EPILOG
     p.add_argument(
         "action", nargs="?", default="list", choices=("list", "fetch"),
         help="list: the sets and whether they are cached (the default); fetch: download sets into the cache",

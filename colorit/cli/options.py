@@ -165,36 +165,27 @@ def count_arg(minimum: int, what: str = "value", maximum: int | None = None) -> 
     return arg_type(parse)
 
 
+def add_value(p: argparse.ArgumentParser, option: str, parse: Callable[[str], Any], default: Any, metavar: str,
+              help: str) -> None:
+    """``OPTION VALUE``, the value read by ``parse`` (one of the argument types here: the
+    library's own check, its message naming the option)."""
+    p.add_argument(option, type=parse, default=default, metavar=metavar, help=help)
+
+
 def add_time_limit(p: argparse.ArgumentParser, what: str, default: float | None = DEFAULT_TIME_LIMIT) -> None:
     """``--time-limit S``; ``default=None`` leaves it None when not given (the command
     then knows whether it was)."""
-    p.add_argument(
-        "--time-limit",
-        type=seconds_arg("--time-limit"),
-        default=default,
-        metavar="S",
-        help=f"{what} ({DEFAULT_TIME_LIMIT_WHY})",
-    )
+    add_value(p, "--time-limit", seconds_arg("--time-limit"), default, "S", f"{what} ({DEFAULT_TIME_LIMIT_WHY})")
 
 
 def add_memory(p: argparse.ArgumentParser, what: str = "cap for search tables") -> None:
-    p.add_argument(
-        "--max-memory",
-        type=memory_arg("--max-memory"),
-        default=None,
-        metavar="SIZE",
-        help=f"{what}, e.g. 512M, 2G, up to the machine's RAM or the container's memory limit (default: half of that)",
-    )
+    add_value(p, "--max-memory", memory_arg("--max-memory"), None, "SIZE",
+              f"{what}, e.g. 512M, 2G, up to the machine's RAM or the container's memory limit (default: half of that)")
 
 
 def add_start(p: argparse.ArgumentParser, default: str | None = "top-left", note: str = "") -> None:
-    p.add_argument(
-        "--start",
-        type=start_arg("--start"),
-        default=default,
-        metavar="S",
-        help=f"start cell: top-left, center, or ROW,COL counted from 0 ({note or 'default: top-left'})",
-    )
+    add_value(p, "--start", start_arg("--start"), default, "S",
+              f"start cell: top-left, center, or ROW,COL counted from 0 ({note or 'default: top-left'})")
 
 
 def add_algo(p: argparse.ArgumentParser, default: str = "auto") -> None:

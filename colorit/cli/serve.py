@@ -10,7 +10,7 @@ import argparse
 
 from ..runtime.clock import settle_collection
 from .context import Context
-from .options import count_arg, require_extra, seconds_arg
+from .options import add_value, count_arg, require_extra, seconds_arg
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -18,27 +18,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
     p.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST}: this machine only)")
     p.add_argument("--port", type=count_arg(0, "--port"), default=DEFAULT_PORT, help=f"port, 0 for any free one (default {DEFAULT_PORT})")
-    p.add_argument(
-        "--workers",
-        type=count_arg(1, "--workers"),
-        default=None,
-        metavar="N",
-        help="solver processes (default: one per core this process may use, within a container's CPU quota)",
-    )
-    p.add_argument(
-        "--max-cells",
-        type=count_arg(1, "--max-cells"),
-        default=DEFAULT_MAX_CELLS,
-        metavar="C",
-        help=f"largest board a request may send, in cells (default {DEFAULT_MAX_CELLS}: 300x300)",
-    )
-    p.add_argument(
-        "--max-time",
-        type=seconds_arg("--max-time"),
-        default=DEFAULT_MAX_TIME,
-        metavar="S",
-        help=f"longest time limit a request may ask (default {DEFAULT_MAX_TIME:g} s)",
-    )
+    add_value(p, "--workers", count_arg(1, "--workers"), None, "N",
+              "solver processes (default: one per core this process may use, within a container's CPU quota)")
+    add_value(p, "--max-cells", count_arg(1, "--max-cells"), DEFAULT_MAX_CELLS, "C",
+              f"largest board a request may send, in cells (default {DEFAULT_MAX_CELLS}: 300x300)")
+    add_value(p, "--max-time", seconds_arg("--max-time"), DEFAULT_MAX_TIME, "S",
+              f"longest time limit a request may ask (default {DEFAULT_MAX_TIME:g} s)")
     p.add_argument("--open", action="store_true", help="open the page in a browser")
 
 

@@ -26,6 +26,7 @@ from .options import (
     add_quiet,
     add_start,
     add_time_limit,
+    add_value,
     count_arg,
     pause_arg,
     require_extra,
@@ -53,23 +54,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_memory(p)
     add_start(p)
     add_labels(p)
-    p.add_argument(
-        "--delay",
-        type=pause_arg("--delay", MAX_DELAY),
-        default=0.15,
-        metavar="S",
-        help=f"seconds between moves in the terminal, 0 to {MAX_DELAY:g} (default 0.15; 0: as fast as the terminal draws)",
-    )
-    p.add_argument(
-        "--every",
-        type=count_arg(1, "--every"),
-        default=None,
-        metavar="K",
-        help="PNG: a key frame every K moves (default: about eight frames)",
-    )
-    p.add_argument(
-        "--cell", type=count_arg(1, "--cell"), default=None, metavar="PX", help="pixels per cell (default: chosen from the board size)"
-    )
+    add_value(p, "--delay", pause_arg("--delay", MAX_DELAY), 0.15, "S",
+              f"seconds between moves in the terminal, 0 to {MAX_DELAY:g} (default 0.15; 0: as fast as the terminal draws)")
+    add_value(p, "--every", count_arg(1, "--every"), None, "K", "PNG: a key frame every K moves (default: about eight frames)")
+    add_value(p, "--cell", count_arg(1, "--cell"), None, "PX", "pixels per cell (default: chosen from the board size)")
     add_quiet(p, "no summary line on standard error")
 
 

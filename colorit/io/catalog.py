@@ -13,10 +13,12 @@ unless ``COLORIT_DATASETS_URL`` names a mirror that keeps the same paths.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from ..errors import ColoritError
@@ -26,10 +28,6 @@ DATA_DIR_VARIABLE = "COLORIT_DATA_DIR"
 URL_VARIABLE = "COLORIT_DATASETS_URL"
 DEFAULT_BASE_URL = "https://raw.githubusercontent.com/"
 
-COLORFILL = ("smack42/ColorFill", "682869c82f2581d0ac0097727d300260d7986f2f")
-TERMINAL_FLOOD = ("Flolle/terminal-flood", "a7ea64668a3af65b8b5aa2d38622358881ce3214")
-#: ColorFill's answers of its exact A* (one answer a line): the optimum of each board.
-_PUCHERT = "_solution_AStarPuchertStrategy.txt"
 
 
 class DataSetError(ColoritError):
@@ -96,86 +94,43 @@ class DataSet:
         return (self.boards_from,) + ((self.lengths_from,) if isinstance(self.lengths_from, Remote) else ())
 
 
-def _colorfill(path: str, sha256: str, size: int) -> Remote:
-    return Remote(*COLORFILL, f"benchmark/{path}", sha256=sha256, size=size)
+def packaged_file(name: str) -> bytes:
+    """A file shipped in ``colorit/io/data`` (the catalogue, the lengths colorit proved)."""
+    from importlib import resources
+
+    return resources.files(__package__).joinpath("data", name).read_bytes()
 
 
-def _terminal_flood(path: str, sha256: str | None = None, size: int | None = None, git_blob: str | None = None) -> Remote:
-    return Remote(*TERMINAL_FLOOD, f"benchmark/{path}", sha256=sha256, size=size, git_blob=git_blob)
+def packaged_lengths(name: str) -> bytes:
+    """A lengths file shipped in ``colorit/io/data``."""
+    return packaged_file(name)
 
 
-#: The sets colorit knows, in the order listed. Checksums and sizes are those of the
-#: files at the pinned commits; the two big sets are pinned by their git blob ids, the
-#: only hash their repository publishes.
-SETS: tuple[DataSet, ...] = (
-    DataSet(
-        "pc19", "pc19_b14c6n1000.txt", (14, 6, 1000),
-        _colorfill("pc19 tiles.txt", "4e0d2ff0b6b77f1fb91936e00241b8684a63ddce5281ba7b5d6d4f83a8bb251d", 198000),
-        _colorfill(f"pc19 tiles.txt{_PUCHERT}", "7152e4cce459b92532c1c16cbd34ce826a7e43691452fcf823c5365e8d8d7f88", 21086),
-        20086, aliases=("pc19_b14c6n1000",), lengths_by="ColorFill",
-    ),
-    DataSet(
-        "floodtest", "floodtest_b19c6n1000_center.txt", (19, 6, 1000),
-        _colorfill("floodtest 1000.txt", "f307962d4f9657b0732adfb545fb69e6db4f3c405d013590e4851ca9b43b1c96", 381000),
-        _colorfill(f"floodtest 1000.txt{_PUCHERT}", "ce1dd35715931289c442e833149ed02e1993921861468e8874201dbfa463a945", 20845),
-        19845, start="center", aliases=("floodtest_b19c6n1000_center", "floodtest1000"), lengths_by="ColorFill",
-    ),
-    DataSet(
-        "b10c15n1000", "b10c15n1000.txt", (10, 15, 1000),
-        _colorfill("dataset b10c15n1000.txt", "249ca262a1be1b0c300c6c2ee96546c5c89171dc65952c56de9bd25b4c02543c", 102000),
-        _colorfill(f"dataset b10c15n1000.txt{_PUCHERT}", "2eb79ace0a94330284525ff2f093b4724f52be1a138bd214a01ef6532b3f7b9e", 27717),
-        26717, aliases=("b10c15",), lengths_by="ColorFill",
-    ),
-    DataSet(
-        "b10c35n1000", "b10c35n1000.txt", (10, 35, 1000),
-        _terminal_flood("dataset b10c35n1000.txt", "baa7dce5d6db1306bbd377e0f030ae506bd9facb0c9805ff6f76e9a7a0db7325", 101000),
-        _terminal_flood("solutions optimal b10c35n1000.txt", "168c32f9ddf7f3575e6ecee9db50ff3b3dbb587fce14714219db9a6713f3e63c", 42751),
-        41751, aliases=("b10c35",), lengths_by="terminal-flood",
-    ),
-    DataSet(
-        "b12c12n1000", "b12c12n1000.txt", (12, 12, 1000),
-        _colorfill("dataset b12c12n1000.txt", "5535dc4bd31708a7d595ae5f77f9a6dc3a2150487e739547052a106769d87550", 146000),
-        _colorfill(f"dataset b12c12n1000.txt{_PUCHERT}", "8dc8cbf73a3865677585dbde7b66d152a9baea4837f6fbc3d3796ac2fd1413d7", 28635),
-        27635, aliases=("b12c12",), lengths_by="ColorFill",
-    ),
-    DataSet(
-        "b14c8n1000", "b14c8n1000.txt", (14, 8, 1000),
-        _colorfill("dataset b14c8n1000.txt", "5fbec458d71bb03515070f3bf70dc073afbc569f937dbf676b2be4e40a60683d", 198000),
-        _colorfill(f"dataset b14c8n1000.txt{_PUCHERT}", "4444ed94fabf50f78645255c3855cb3c6d840634060b8b501858dce5cd63f772", 25582),
-        24582, aliases=("b14c8",), lengths_by="ColorFill",
-    ),
-    DataSet(
-        "b18c6n1000", "b18c6n1000.txt", (18, 6, 1000),
-        _colorfill("dataset b18c6n1000.txt", "ba8670b5f6dee7d8e8e649d0d9b98d72b5926daf100a6023cde37ae33e51813a", 326000),
-        _colorfill(f"dataset b18c6n1000.txt{_PUCHERT}", "4029d15b84f1c9a05bf019ad7c6c6a1ca5853c729182f173242c2b7113535f01", 25837),
-        24837, aliases=("b18c6",), lengths_by="ColorFill",
-    ),
-    DataSet(
-        "b24c4n1000", "b24c4n1000.txt", (24, 4, 1000),
-        _colorfill("dataset b24c4n1000.txt", "1b3c98aee1ac5eb9036b2e2a22b4816d5fd12397b836a3108dac3bed7d18c586", 578000),
-        _colorfill(f"dataset b24c4n1000.txt{_PUCHERT}", "aa0401bfdb4eae8c34d8c035a22fb4051db34dc39ba84e8b7e07a447ecbc54bd", 22952),
-        21952, aliases=("b24c4",), lengths_by="ColorFill",
-    ),
-    # no public solver has proven these optimal; colorit's campaign has (results/b24c6n1000.jsonl)
-    DataSet(
-        "b24c6n1000", "b24c6n1000.txt", (24, 6, 1000),
-        _colorfill("dataset b24c6n1000.txt", "c166e17e91c41fb61cc112ae3ed66756a707a77bb41eddd81688e6e50b39ca4a", 578000),
-        "b24c6n1000.opt", 31804, aliases=("b24c6",), lengths_by="colorit",
-    ),
-    DataSet(
-        "b24c4n10000", "b24c4n10000.txt", (24, 4, 10000),
-        _terminal_flood("dataset b24c4n10000.txt", git_blob="3559ff06a05427d204afc7c93f41e9bdac703ede"),
-        _terminal_flood("solutions optimal b24c4n10000.txt", "0200e81d00c81451ec5d416281c4ab463e0ceb6c4da13674ebd03f2083a90d5e", 229580),
-        219580, aliases=("b24c4n10k",), lengths_by="terminal-flood",
-    ),
-    DataSet(
-        "floodtest100k", "floodtest_b19c6n100000_center.txt", (19, 6, 100000),
-        _terminal_flood("dataset floodtest_simplified.7z", git_blob="180dcb4d4429c540796222a9c4564fb250929c86"),
-        _terminal_flood("solutions optimal floodtest.txt", "eb7e7723af1d6e772c6e1944918dd8cff987874972d02928f3b362cd338ac189", 2085078),
-        1985078, start="center",
-        aliases=("floodtest_b19c6n100000_center", "floodtest_simplified"), lengths_by="terminal-flood",
-    ),
-)
+def _remote(entry: Mapping[str, Any], repositories: Mapping[str, list[str]]) -> Remote:
+    repo, commit = repositories[entry["from"]]
+    return Remote(repo, commit, entry["path"], sha256=entry.get("sha256"), git_blob=entry.get("git_blob"),
+                  size=entry.get("size"))
+
+
+def load_sets(text: str) -> tuple[DataSet, ...]:
+    """The sets of a catalogue file (``colorit/io/data/sets.json``): each file pinned to
+    its repository's commit and its SHA-256 (or git blob id), in the order listed."""
+    data = json.loads(text)
+    repos = data["repositories"]
+    return tuple(
+        DataSet(
+            e["name"], e["file"], tuple(e["shape"]), _remote(e["boards"], repos),
+            _remote(e["lengths"], repos) if isinstance(e["lengths"], dict) else e["lengths"],
+            e["total"], start=e.get("start", "top-left"), proven=e.get("proven", True),
+            aliases=tuple(e.get("aliases", ())), lengths_by=e.get("lengths_by", ""),
+        )
+        for e in data["sets"]
+    )
+
+
+#: The sets colorit knows (the catalogue is data: a set is added by an entry in
+#: ``colorit/io/data/sets.json``; the tests check every entry's shape, start and total).
+SETS: tuple[DataSet, ...] = load_sets(packaged_file("sets.json").decode("utf-8"))
 
 
 def registry(sets: Iterable[DataSet] = SETS) -> dict[str, DataSet]:
@@ -255,13 +210,6 @@ def is_cached(s: DataSet, directory: Path | None = None) -> bool:
     return all(p.is_file() for p in cached_paths(s, directory))
 
 
-def packaged_lengths(name: str) -> bytes:
-    """A lengths file shipped in ``colorit/io/data``."""
-    from importlib import resources
-
-    return resources.files(__package__).joinpath("data", name).read_bytes()
-
-
 __all__ = [
     "DEFAULT_BASE_URL",
     "DataSet",
@@ -276,6 +224,8 @@ __all__ = [
     "known_names",
     "known_sets",
     "lookup",
+    "load_sets",
+    "packaged_file",
     "packaged_lengths",
     "registry",
     "select",
