@@ -239,9 +239,9 @@ def first_line_of(text: str) -> str:
     return next(iter(text.strip().splitlines()), "unknown")
 
 
-def git_commit(folder: Path, short: bool = False) -> tuple[str | None, bool]:
-    """``folder``'s commit and whether its tracked files differ from it, when ``folder``
-    is a git checkout's top (None otherwise)."""
+def git_commit(folder: Path, short: bool = False, paths: tuple[str, ...] = ()) -> tuple[str | None, bool]:
+    """``folder``'s commit and whether its tracked files (under ``paths``, default all)
+    differ from it, when ``folder`` is a git checkout's top (None otherwise)."""
 
     def git(*a: str) -> str | None:
         done = subprocess.run(["git", "-C", str(folder), *a], capture_output=True, text=True, check=False)
@@ -250,7 +250,7 @@ def git_commit(folder: Path, short: bool = False) -> tuple[str | None, bool]:
     top = git("rev-parse", "--show-toplevel") if shutil.which("git") else None
     if top is None or Path(top).resolve() != folder.resolve():
         return None, False
-    return git("rev-parse", *(["--short"] if short else []), "HEAD"), bool(git("status", "--porcelain", "--untracked-files=no"))
+    return git("rev-parse", *(["--short"] if short else []), "HEAD"), bool(git("status", "--porcelain", "--untracked-files=no", "--", *paths))
 
 
 def build_colorfill(source: Path, cache_root: Path) -> Build:
@@ -455,7 +455,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"reference: {e}", file=sys.stderr)
         return 2
     commit, dirty = git_commit(REPO, short=True)
-    cf_commit, cf_dirty = git_commit(source)
+    cf_commit, cf_dirty = git_commit(source, paths=("src", "lib"))  # what is built
     strategy = FAST_STRATEGY if args.fast else EXACT_STRATEGY
     mode = f"{'fast' if args.fast else 'exact'} (ColorFill {strategy}, colorit bench --algo {args.algo})"
     meta = {
