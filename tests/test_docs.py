@@ -245,3 +245,28 @@ def test_the_readme_is_read_in_a_few_minutes() -> None:
     assert len(fast.strip().splitlines()) <= 25
     commands = [s.command for e in ALL if e.doc == "README.md" for s in e.steps]
     assert commands and all(re.match(r"(bin/colorit|bin/test)\b", c) for c in commands), commands
+
+
+def test_the_benchmark_report_opens_with_its_headline_table() -> None:
+    """A report, not a notebook: at most about 400 lines, its first section the headline
+    table, and every row of it reproducible: a command, a date, a commit and a CPU."""
+    text = (REPO / "docs" / "benchmarks.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 400
+    first = text.split("\n## ", 2)[1]
+    assert first.startswith("Headline figures")
+    rows = [line for line in first.splitlines() if line.startswith("| ") and not line.startswith("| claim")]
+    assert len(rows) >= 10
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        command, date, commit, cpu = cells[-4:]
+        assert command.startswith("`") and re.fullmatch(r"\d{4}-\d\d-\d\d", date), row
+        assert re.fullmatch(r"`[0-9a-f]{7}`", commit) and cpu, row
+
+
+def test_the_changelog_is_short_and_dated() -> None:
+    """Keep a Changelog, for users: at most about 120 lines, the current version dated."""
+    from colorit import __version__
+
+    text = (REPO / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 120
+    assert re.search(rf"^## {re.escape(__version__)} - \d{{4}}-\d\d-\d\d$", text, re.M)

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 #: Kept back from a time limit counted from the process start, for checking and writing
 #: the answer (a share of the limit up to a cap, plus a little per cell: a million-cell
 #: board's answer may have a million lines, and its replay, conversion and text take
-#: 0.4-0.5 s on the machine of docs/benchmarks.md) ...
+#: 0.4-0.5 s on a 2-vCPU AMD EPYC) ...
 WRITE_RESERVE_SHARE = 0.05
 WRITE_RESERVE_CAP = 0.25
 WRITE_RESERVE_PER_CELL = 4e-7

@@ -58,7 +58,7 @@ DEFER_AFTER_NODES = 1 << 20
 #: up are mostly never expanded. Measured in one process against no such start (CPU
 #: time): b12c12 and b14c8 10% faster, pc19 3%, b10c15 2%, floodtest and b18c6 the same;
 #: b10c35 2.5% slower (a node of many colours has many children to make again, hence the
-#: colour limit). At 1,024 pc19 gained 6% but b18c6 lost 2-3% (docs/benchmarks.md).
+#: colour limit). At 1,024 pc19 gained 6% but b18c6 lost 2-3%.
 DEFER_BELOW_NODES = 512
 DEFER_BELOW_COLOURS = 16
 #: Graphs of at most this many colours x regions are small: A* proves them in a few
@@ -69,8 +69,7 @@ DEFER_BELOW_COLOURS = 16
 #: 10 colours 1.05-1.07, tiny searches the same. Past it, searches grow long and every
 #: level's children are needed: deferring them all made b14c8, b12c12 and floodtest
 #: 0.86-0.90 times as fast, and any threshold on the search's own size lost too. A
-#: small graph's search also starts with a slice of ``SMALL_FIRST_SLICE`` nodes
-#: (docs/benchmarks.md).
+#: small graph's search also starts with a slice of ``SMALL_FIRST_SLICE`` nodes.
 SMALL_GRAPH_SIZE = 1000
 #: A small graph's first kernel slice, in nodes (64 elsewhere, where the cost of a node
 #: is not known yet): most of its searches end within it, and each slice is a kernel
@@ -83,7 +82,7 @@ SMALL_FIRST_SLICE = 2048
 #: boards of 4 colours, colours x regions 1100-1400) takes 0.92 of the time, random
 #: 28x28 boards of 4 colours 0.90, 32x32 ones and 36x36 of 3 colours 0.98; at 5 colours
 #: the same rule took 1.05 times as long, and b14c8 (8 colours) deferring whole
-#: searches 1.12 (docs/benchmarks.md). Their stores also keep, per node, the levels its
+#: searches 1.12. Their stores also keep, per node, the levels its
 #: deferred children were put off to (``StoreArrays.child_f``): a node back for one
 #: child makes only the children due at that level, and none of the others' bounds
 #: again (b24c4 0.955-0.964 of the time, 5% fewer bounds; on floodtest, past

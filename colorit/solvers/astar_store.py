@@ -33,7 +33,7 @@ FIRST_CAPACITY = 1 << 12
 #: children's levels too (``StoreArrays.child_f``, a byte per colour in a word): their
 #: whole search defers, and a seventh of pc19's expansions are of nodes back for a
 #: deferred child. pc19 0.966 of the time (4% fewer bounds), random small boards of 7
-#: and 8 colours 0.93-0.94, of 5 and 6 colours 0.98-1.0 (docs/benchmarks.md).
+#: and 8 colours 0.93-0.94, of 5 and 6 colours 0.98-1.0.
 CHILD_LEVEL_COLOURS = 8
 #: Seconds to grow a store array, per byte of the new array, and to re-insert a node into
 #: a grown table (measured: 0.4 ns and 150 ns; doubled): a grow that would run past the
@@ -44,7 +44,7 @@ REBUILD_S_PER_NODE = 3e-7
 #: mostly expanded soon after its parent (deepest first), so its frontier starts from
 #: the parent's instead of a walk of the parent's adjacency rows: 86% of pc19's
 #: expansions hit with 64 slots, and A* runs 2-3% faster on pc19, b12c12, b14c8 and
-#: floodtest; 16 and 256 slots are no better (docs/benchmarks.md).
+#: floodtest; 16 and 256 slots are no better.
 FRONT_CACHE_SLOTS = 64
 
 
