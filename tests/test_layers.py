@@ -9,6 +9,7 @@ the check that fails when a module reaches up a layer (docs/design.md draws the 
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -122,14 +123,16 @@ def test_every_import_runs_down_the_layers(graph: dict[str, set[str]]) -> None:
     assert upward == []
 
 
-def test_no_circle_of_modules(graph: dict[str, set[str]]) -> None:
+def circles_of(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The circles of ``graph`` (its strongly connected components of more than one
+    node, by Tarjan's algorithm), each sorted."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
     on_stack: set[str] = set()
     circles: list[list[str]] = []
 
-    def visit(v: str) -> None:  # Tarjan's strongly connected components
+    def visit(v: str) -> None:
         index[v] = low[v] = len(index)
         stack.append(v)
         on_stack.add(v)
@@ -155,7 +158,21 @@ def test_no_circle_of_modules(graph: dict[str, set[str]]) -> None:
     for v in sorted(graph):
         if v not in index:
             visit(v)
-    assert circles == []
+    return circles
+
+
+def test_no_circle_of_modules(graph: dict[str, set[str]]) -> None:
+    assert circles_of(graph) == []
+
+
+def test_no_circle_of_the_pages_modules() -> None:
+    """The page's ES modules import downward too: a panel below the board panel redraws
+    through ``page.redraw``, not by importing the panel that draws it."""
+    static = PACKAGE / "web" / "static"
+    pattern = re.compile(r"""^import\b[^;]*?from\s+["']\./([\w.-]+\.js)["']""", re.M | re.S)
+    js = {path.name: set(pattern.findall(path.read_text(encoding="utf-8"))) for path in static.glob("*.js")}
+    assert sum(len(targets) for targets in js.values()) > 20  # the pattern sees the imports
+    assert circles_of(js) == []
 
 
 def test_no_circle_between_the_rooms_of_the_top_level(graph: dict[str, set[str]]) -> None:

@@ -14,7 +14,7 @@ more than 36 colours has no game ID.
 
 Every fault is a ``BoardFormatError`` of one line naming the character column (from 1)
 where it is: ``NAME:LINE:COL: message`` for a file, ``NAME: column COL: message`` for a
-string. The page's parser (colorit/web/static/gameid.js) gives the same messages.
+string. The page's parser (colorit/web/static/tatham.js) gives the same messages.
 """
 
 from __future__ import annotations

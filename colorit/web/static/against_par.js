@@ -3,13 +3,12 @@
 // board's result and streak. The numbers come from the server's solves; par.js words
 // them and checks each answer by replaying it.
 import { api, ApiError, codesOf, eventStream, solveBody } from "./api.js";
-import { render } from "./board_panel.js";
 import { atPar, loadHistory, recordResult, shareText, streak } from "./daily.js";
 import { Game } from "./game.js";
-import { $, copyOnClick, explain, positionKey, state } from "./page.js";
+import { learn, record } from "./answers.js";
+import { $, copyOnClick, explain, positionKey, redraw, state } from "./page.js";
 import { moveLimit, onParStatus, ParSolve, parText, solvesFrom } from "./par.js";
-import { finish, learn, record } from "./play.js";
-import { remember } from "./settings.js";
+import { remember } from "./storage.js";
 import { playReplay } from "./watch.js";
 
 export const parSolve = new ParSolve(
@@ -46,7 +45,7 @@ function parChanged(par) {
     : `a lower bound: the optimum is being proven${best}`;
   if (par.answer && par.status !== "proving") record(par.answer); // for hints and the end, proven or not
   if (!state.board) return;
-  render();
+  redraw();
   checkOnPar();
   if (par.status === "proven" || par.status === "unknown" || par.status === "unproven") endOfGame();
 }
@@ -247,11 +246,10 @@ export function wireAgainstPar() {
   $("limit").addEventListener("input", () => {
     remember("colorit.limit", extraMoves() === null ? "" : String(extraMoves()));
     if (!state.game) return;
-    render();
+    redraw();
     checkOnPar();
-    if (outOfMoves()) finish();
-    else if (!state.game.isSolved()) {
-      // a longer limit (or free play) gives the moves back
+    // a limit spent ends the game (summary.js); a longer one, or free play, gives the moves back
+    if (!outOfMoves() && !state.game.isSolved()) {
       $("summary").hidden = true;
       $("par-end").hidden = true;
     }

@@ -1,13 +1,14 @@
-// The page: starts its panels (each a module: new_game.js, play.js, against_par.js,
-// watch.js, settings.js, board_panel.js, sharing page.js) and its first game. The rules
+// The page: starts its panels (each a module: new_game.js, play.js, summary.js,
+// against_par.js, watch.js, settings.js, board_panel.js, sharing page.js) and its first game. The rules
 // live in game.js; the server is asked through api.js.
 import { showStreak, wireAgainstPar } from "./against_par.js";
 import { api } from "./api.js";
-import { updateShare, wireShare } from "./board_panel.js";
+import { render, updateShare, wireShare } from "./board_panel.js";
 import { newGameFromForm, openLink, wireNewGame } from "./new_game.js";
-import { $, explain, guard, showError, state } from "./page.js";
+import { $, explain, guard, setRedraw, showError, state } from "./page.js";
 import { wirePlay } from "./play.js";
 import { applyLabels, restoreSettings, wireSettings } from "./settings.js";
+import { wireSummary } from "./summary.js";
 import { wireWatch } from "./watch.js";
 
 /** The server's solvers in the two menus, and its limits in the form. */
@@ -31,7 +32,8 @@ async function loadAlgorithms() {
 }
 
 async function init() {
-  for (const wire of [wireNewGame, wirePlay, wireAgainstPar, wireWatch, wireSettings, wireShare]) wire();
+  setRedraw(render);
+  for (const wire of [wireNewGame, wirePlay, wireAgainstPar, wireSummary, wireWatch, wireSettings, wireShare]) wire();
   restoreSettings();
   showStreak();
   try {

@@ -1,16 +1,16 @@
 // New games: from the form (the server's generator, as `colorit generate`), the daily
-// board, a CSV file or paste, a game ID (gameid_ui.js), or a share link.
+// board, a CSV file or paste, a game ID (tatham_ui.js), or a share link.
 import { parSolve, proveParOf } from "./against_par.js";
 import { api } from "./api.js";
 import { buildPalette, describeGame, render, updateDownload, updateShare } from "./board_panel.js";
 import { decodeBoardBytes } from "./csv.js";
 import { DAILY, dailyDayOf, dayOf, seedOf } from "./daily.js";
 import { Board, Game, startCell } from "./game.js";
-import { parseBoardText } from "./gameid.js";
+import { parseBoardText } from "./tatham.js";
 import { BoardFormatError, canonicalId } from "./ids.js";
 import { $, guard, mainView, MAX_PALETTE, miniView, showError, state } from "./page.js";
-import { finish } from "./play.js";
 import { decodeShare, shareBoardPart, shareMovesPart } from "./share.js";
+import { finish } from "./summary.js";
 import { cancelSolves, setResult, stopReplay } from "./watch.js";
 
 /** The swatches, inks, symbols and numbers of n colours, asked of the server once. */
@@ -62,7 +62,7 @@ export async function startGame(spec, board, moves = []) {
   describeGame();
   updateDownload();
   render();
-  document.dispatchEvent(new CustomEvent("colorit:game", { detail: { board, spec } })); // gameid_ui.js
+  document.dispatchEvent(new CustomEvent("colorit:game", { detail: { board, spec } })); // tatham_ui.js
   if (state.game.isSolved()) finish();
   proveParOf(board);
 }
@@ -139,7 +139,7 @@ export async function openLink() {
 }
 
 /** The form, the file and paste of a CSV board, the daily board, a game ID's board
- * (gameid_ui.js), and a share link pasted into the address bar. */
+ * (tatham_ui.js), and a share link pasted into the address bar. */
 export function wireNewGame() {
   $("new-game-form").addEventListener("submit", (event) => {
     event.preventDefault();

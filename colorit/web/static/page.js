@@ -35,6 +35,14 @@ export const state = {
   urlTimer: 0,
 };
 
+/** Redraw the page after a change: the board panel's `render`, set by app.js as the page
+ * starts. The panels below the board panel (watch.js, against_par.js) redraw through it,
+ * since the board panel draws them: it imports them, not they it. */
+export let redraw = () => {};
+export function setRedraw(fn) {
+  redraw = fn;
+}
+
 /** A solver's slot in "watch the solvers": its stream, its answer, its replay. */
 export function newSlot() {
   return { controller: null, result: null, game: null };

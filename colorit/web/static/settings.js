@@ -2,24 +2,7 @@
 // cells where they fit, the symbols button, and the views following the window's size.
 import { buildPalette, render } from "./board_panel.js";
 import { $, mainView, miniView, state } from "./page.js";
-
-/** Keep a setting in this browser; without storage it is just not kept. */
-export function remember(key, value) {
-  try {
-    localStorage.setItem(key, value);
-  } catch {
-    // storage may be off
-  }
-}
-
-/** A setting kept in this browser, or null. */
-function recall(key) {
-  try {
-    return localStorage.getItem(key);
-  } catch {
-    return null;
-  }
-}
+import { recall, remember } from "./storage.js";
 
 /** Show the labels chosen; `rebuild` the colour buttons too. */
 export function applyLabels(rebuild = true) {

@@ -1,10 +1,9 @@
 // Watching the solvers: two solves streamed side by side, and their answers replayed,
 // the first on the main board and the second beside it, move k on both at once.
 import { eventStream, solveBody } from "./api.js";
-import { render } from "./board_panel.js";
 import { Game } from "./game.js";
-import { $, explain, guard, miniView, newSlot, state } from "./page.js";
-import { backToGame, record } from "./play.js";
+import { record } from "./answers.js";
+import { $, explain, guard, miniView, newSlot, redraw, state } from "./page.js";
 
 /** The time limit asked for, within the server's. */
 export function timeLimit() {
@@ -37,7 +36,7 @@ async function solveBoth() {
   cancelSolves();
   stopReplay();
   backToGame();
-  render();
+  redraw();
   const algos = [$("algo").value, $("algo-2").value];
   const limit = timeLimit();
   const body = (algo) => solveBody(state.board, algo, limit);
@@ -103,7 +102,7 @@ function answerIn(i) {
   } else if (!state.replay.playing && !state.slots[0].game) {
     state.replay.pos = 0;
     playReplay();
-  } else render();
+  } else redraw();
 }
 
 function speed() {
@@ -116,7 +115,7 @@ function tick() {
   const length = replayLength();
   if (state.replay.pos >= length) return pauseReplay();
   state.replay.pos++;
-  render();
+  redraw();
   if (state.replay.pos >= length) pauseReplay();
 }
 
@@ -131,7 +130,7 @@ export function playReplay() {
   if (state.replay.pos >= replayLength()) state.replay.pos = 0;
   state.replay.playing = true;
   schedule();
-  render();
+  redraw();
 }
 
 export function pauseReplay() {
@@ -150,7 +149,7 @@ function stepReplay(delta) {
   pauseReplay();
   if (state.slots[0].game) state.mode = "replay";
   state.replay.pos = Math.max(0, Math.min(replayLength(), state.replay.pos + delta));
-  render();
+  redraw();
 }
 
 /** The second solver's board, beside the main one. */
@@ -193,6 +192,13 @@ export function wireWatch() {
     pauseReplay();
     if (state.slots[0].game) state.mode = "replay";
     state.replay.pos = to;
-    render();
+    redraw();
   });
+}
+
+/** Leave the replay for the player's own game. */
+export function backToGame() {
+  if (state.mode !== "replay") return;
+  state.mode = "play";
+  pauseReplay();
 }

@@ -1,4 +1,4 @@
-"""The page's game ID field (colorit/web/static/gameid_ui.js) in headless Chromium: a
+"""The page's game ID field (colorit/web/static/tatham_ui.js) in headless Chromium: a
 pasted ID plays the board the Python parser reads, a bad one leaves a one-line message and
 the game as it was, and a new board's ID parses back to that board with its par as the
 limit. Uses the server, browser and canvas helpers of tests/browser_support.py.

@@ -10,7 +10,7 @@
 // field is empty (the page's par solve brings it, or this field's own solve for a board
 // with another start), and an answer the server could not prove gives LIMIT as the best found,
 // with a note saying so. What the player types is never overwritten.
-import { describeLimit, formatGameId, gameIdBoard, parseGameId, MAX_COLOURS } from "./gameid.js";
+import { describeLimit, formatGameId, gameIdBoard, parseGameId, MAX_COLOURS } from "./tatham.js";
 
 const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
 // Seconds the server may take to prove a new board's par.

@@ -1,7 +1,7 @@
-// Runs colorit/web/static/gameid.js for tests/test_gameid_js.py: reads one JSON request
+// Runs colorit/web/static/tatham.js for tests/test_web_tatham_js.py: reads one JSON request
 // on stdin ({"op": ..., "cases": [...]}) and prints one JSON answer per case.
 import { readFileSync } from "node:fs";
-import { formatGameId, parseBoardText, parseGameId } from "../../colorit/web/static/gameid.js";
+import { formatGameId, parseBoardText, parseGameId } from "../../colorit/web/static/tatham.js";
 
 const request = JSON.parse(readFileSync(0, "utf-8"));
 

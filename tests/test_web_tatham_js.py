@@ -1,8 +1,8 @@
-"""The page's game ID parser (colorit/web/static/gameid.js) against colorit.io.gameid, through
+"""The page's game ID parser (colorit/web/static/tatham.js) against colorit.io.gameid, through
 node: the same boards, colours, extra moves and limits from the same IDs, the same
 one-line message (and so the same column) from the same bad ones, the same IDs written.
 
-Each hypothesis example sends a batch of cases to one node process (tests/js/gameid_cli.mjs).
+Each hypothesis example sends a batch of cases to one node process (tests/js/tatham_cli.mjs).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from ci_env import tool_or_skip
 from conftest import BAD_GAME_IDS
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPT = ROOT / "tests" / "js" / "gameid_cli.mjs"
+SCRIPT = ROOT / "tests" / "js" / "tatham_cli.mjs"
 NODE = tool_or_skip("node")
 
 BATCH = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
