@@ -61,7 +61,7 @@ export function boardLines(text) {
   return lines;
 }
 
-/** Rows of canonical ids from board lines: csvio.parse_board_lines, message for message. */
+/** Rows of canonical ids from board lines: colorit.io.csvfile.parse_board_lines, message for message. */
 export function parseBoardLines(lines, name = "<board>") {
   if (!lines.length) throw new BoardFormatError(`${name}: file is empty, expected rows of comma-separated integers`);
   const rows = [];

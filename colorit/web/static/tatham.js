@@ -1,4 +1,4 @@
-// Game IDs of Simon Tatham's Flood, read and written as colorit/io/gameid.py does (same
+// Game IDs of Simon Tatham's Flood, read and written as colorit.io.gameid does (same
 // boards, same one-line messages naming the column), so the page takes the IDs that
 // game shows and gives back IDs it takes.
 //
@@ -164,7 +164,7 @@ export function formatGameId(board, limit, extra = 0, colours = null) {
 
 /**
  * A board file's text (BOM already dropped), CSV or a one-line game ID, as
- * csvio.read_board_file reads it: {board, game} with game null for CSV.
+ * colorit.io.csvfile.read_board_file reads it: {board, game} with game null for CSV.
  */
 export function parseBoardText(text, name = "<board>", start = "top-left") {
   const lines = boardLines(text.replace(/^\ufeff/, ""));
