@@ -8,10 +8,7 @@ which skips it where they are missing, except under CI (``CI`` set), where it fa
 
 from __future__ import annotations
 
-import re
 import shutil
-import subprocess
-import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -25,6 +22,7 @@ from colorit.game.generate import random_board
 from colorit.palette import colours
 
 from ci_env import on_ci
+from cli_support import web_server
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -73,26 +71,8 @@ def chromium(profile: str, *flags: str, phone: dict[str, Any] | None = None, con
 @pytest.fixture(scope="module")
 def page_server() -> Iterator[str]:
     """The URL of ``python -m colorit.web`` on 127.0.0.1 (two workers), stopped after the module."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "colorit.web", "--host", "127.0.0.1", "--port", "0", "--workers", "2", "--max-time", "10"],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        match = re.search(r"http://127\.0\.0\.1:\d+", line)
-        assert match, f"the server printed no URL: {line!r}"
-        yield match.group(0)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:  # pragma: no cover
-            proc.kill()
-            proc.wait()
+    with web_server("--workers", "2", "--max-time", "10") as (url, _):
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -6,6 +6,7 @@ deadline tests, which must not depend on how long a real search takes)."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -34,6 +35,30 @@ def env() -> dict[str, str]:
     e = {k: v for k, v in os.environ.items() if k != "COLORIT_CLOCK_START"}
     e["PYTHONPATH"] = str(ROOT) + os.pathsep + e.get("PYTHONPATH", "")
     return e
+
+
+@contextmanager
+def web_server(*args: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """``python -m colorit.web`` on 127.0.0.1 at a free port with ``args``: its URL and
+    its process. Leaving stops it, and fails if it takes more than 15 s to go."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "colorit.web", "--host", "127.0.0.1", "--port", "0", *args],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        match = re.search(r"http://127\.0\.0\.1:\d+", line)
+        assert match, f"the server printed no URL: {line!r}"
+        yield match.group(0), proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            raise AssertionError("the server did not stop within 15 s of SIGTERM") from None
 
 
 def colorit_cmd(*args: object) -> list[str]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -41,6 +40,7 @@ from browser_support import (
     wait_until,
 )
 from ci_env import tool_or_skip
+from cli_support import web_server
 
 # one server and one desktop browser for the module (browser_support's fixtures)
 require_browser()
@@ -355,18 +355,8 @@ def test_an_answer_that_does_not_flood_the_board_is_no_par(page: Any) -> None:
 @pytest.fixture()
 def lone_server() -> Iterator[tuple[str, subprocess.Popen[str]]]:
     """A server of the test's own, to stop in the middle of a game."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "colorit.web", "--host", "127.0.0.1", "--port", "0", "--workers", "1"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        match = re.search(r"http://127\.0\.0\.1:\d+", proc.stdout.readline())
-        assert match
-        yield match.group(0), proc
-    finally:
-        proc.terminate()
-        proc.wait(timeout=15)
+    with web_server("--workers", "1") as served:
+        yield served
 
 
 def test_gone_server_leaves_the_game_playable_with_par_unknown(browser: Any, lone_server: Any) -> None:

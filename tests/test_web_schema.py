@@ -31,7 +31,6 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
 MAX_CELLS = 400
 MAX_TIME = 1.0
 #: test cases per operation and phase (seven operations: a few hundred requests in all)
@@ -113,20 +112,11 @@ def test_the_unstated_rules() -> None:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "colorit.web", "--host", "127.0.0.1", "--port", "0", "--workers", "1",
-         "--max-cells", str(MAX_CELLS), "--max-time", str(MAX_TIME)],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        match = re.search(r"http://127\.0\.0\.1:\d+", line)
-        assert match, line
-        yield match.group(0)
-    finally:
-        proc.terminate()
-        proc.wait(timeout=15)
+    # imported here: schemathesis loads this module as its hooks, without tests/ on the path
+    from cli_support import web_server
+
+    with web_server("--workers", "1", "--max-cells", str(MAX_CELLS), "--max-time", str(MAX_TIME)) as (url, _):
+        yield url
 
 
 @pytest.mark.skipif(

@@ -10,14 +10,9 @@ a body first, up to a ceiling far above these bodies.
 from __future__ import annotations
 
 import json
-import os
-import re
-import subprocess
-import sys
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -27,7 +22,8 @@ import httpx
 from colorit.web import ServerConfig
 from colorit.web.config import DRAIN_MAX_BYTES
 
-ROOT = Path(__file__).resolve().parents[1]
+from cli_support import web_server
+
 MAX_CELLS = 2500
 #: the server's body limit for MAX_CELLS (as ServerConfig works it out)
 CAP = int(ServerConfig(workers=1, max_cells=MAX_CELLS).max_body_bytes or 0)
@@ -37,25 +33,8 @@ SIZES = {"just-over": CAP + 1, "20x": 20 * CAP}
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "colorit.web", "--host", "127.0.0.1", "--port", "0", "--workers", "1",
-         "--max-cells", str(MAX_CELLS), "--max-time", "5"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
-    )
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        match = re.search(r"http://127\.0\.0\.1:\d+", line)
-        assert match, f"the server printed no URL: {line!r}"
-        yield match.group(0)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:  # pragma: no cover
-            proc.kill()
-            proc.wait()
+    with web_server("--workers", "1", "--max-cells", str(MAX_CELLS), "--max-time", "5") as (url, _):
+        yield url
 
 
 def body_of(size: int) -> bytes:
