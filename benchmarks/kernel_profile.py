@@ -33,7 +33,7 @@ from pathlib import Path
 #: The solving child: solve the boards, then list every loaded kernel's entry address.
 CHILD = """
 import json, sys
-from colorit import datasets
+from colorit.io import datasets
 from colorit.batch.solving import solve_one
 from colorit.solvers import Limits
 from colorit.runtime.warmup import warm_for
