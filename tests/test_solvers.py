@@ -254,13 +254,16 @@ def test_astar_deferring_while_young_stays_exact(board: Board, young: int) -> No
 
 def test_astar_defers_while_young_by_default() -> None:
     """The default search defers a young search's children (``DEFER_BELOW_NODES``): on a
-    board of 8 colours it expands a different number of nodes than with no young
-    deferral (the search is deterministic), and proves the same optimum."""
+    board of 10 colours (too many to keep deferred children's levels, which defers the
+    whole search) it expands a different number of nodes than with no young deferral
+    (the search is deterministic), and proves the same optimum."""
     from colorit.solvers import astar
+    from colorit.solvers.astar_store import CHILD_LEVEL_COLOURS
     from colorit.solvers.linear import linear_moves
 
     assert astar.DEFER_BELOW_NODES > 0
-    graph = RegionGraph.from_board(random_board(14, 14, 8, seed=3))
+    graph = RegionGraph.from_board(random_board(14, 14, 10, seed=3))
+    assert graph.n_colours > CHILD_LEVEL_COLOURS
     assert graph.n_colours * graph.n_regions > astar.SMALL_GRAPH_SIZE  # not deferred throughout
     plain = astar.search(graph, Control(Limits()), linear_moves(graph), defer_below=0)
     young = astar.search(graph, Control(Limits()), linear_moves(graph))
@@ -297,28 +300,34 @@ def first_slices(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return firsts
 
 
-def test_astar_defers_every_child_on_small_graphs_by_default() -> None:
-    """On a graph of at most ``SMALL_GRAPH_SIZE`` colours x regions the default search
-    defers children above the level from the first node, as ``defer_after=0`` does; on
-    a bigger one only past ``DEFER_AFTER_NODES``. Each pair expands the same nodes (the
-    search is deterministic), and the small board's two settings differ, so the pairs
-    say which rule ran."""
+def test_astar_defers_every_child_on_small_graphs_and_few_colours_by_default() -> None:
+    """On a graph of at most ``SMALL_GRAPH_SIZE`` colours x regions, or of at most
+    ``CHILD_LEVEL_COLOURS`` colours, the default search defers children above the level
+    from the first node, as ``defer_after=0`` does; on a bigger graph of more colours
+    only past ``DEFER_AFTER_NODES``. Each pair expands the same nodes (the search is
+    deterministic), and the first two boards' two settings differ, so the pairs say
+    which rule ran."""
     from colorit.solvers import astar
+    from colorit.solvers.astar_store import CHILD_LEVEL_COLOURS
 
     small = RegionGraph.from_board(random_board(12, 12, 8, seed=1))
     big = RegionGraph.from_board(random_board(14, 14, 8, seed=3))
+    many = RegionGraph.from_board(random_board(14, 14, CHILD_LEVEL_COLOURS + 2, seed=3))
     assert small.n_colours * small.n_regions <= astar.SMALL_GRAPH_SIZE < big.n_colours * big.n_regions
-    assert astar_states(small) == astar_states(small, defer_after=0)
-    assert astar_states(small, defer_after=astar.DEFER_AFTER_NODES) != astar_states(small)
-    assert astar_states(big) == astar_states(big, defer_after=astar.DEFER_AFTER_NODES)
+    assert not astar.is_small(many)
+    for graph in (small, big):
+        assert astar_states(graph) == astar_states(graph, defer_after=0)
+        assert astar_states(graph, defer_after=astar.DEFER_AFTER_NODES) != astar_states(graph)
+    assert astar_states(many) == astar_states(many, defer_after=astar.DEFER_AFTER_NODES)
 
 
-def test_astar_defers_a_few_colours_search_longer(first_slices: list[int]) -> None:
+def test_astar_starts_a_few_colours_search_with_a_long_slice(first_slices: list[int]) -> None:
     """On a graph of at most ``FEW_COLOURS`` colours, past ``SMALL_GRAPH_SIZE``, the
-    default search defers children for its first ``FEW_COLOURS_DEFER_BELOW_NODES``
-    stored nodes (not ``DEFER_BELOW_NODES``) and starts with a slice of
-    ``SMALL_FIRST_SLICE``; a graph of one colour more does neither. Same settings, same
-    nodes expanded (the search is deterministic), so the pairs say which rule ran."""
+    default search starts with a slice of ``SMALL_FIRST_SLICE`` nodes, at a compiled
+    width; a graph of one colour more, or past the compiled widths (where a node costs
+    more), with the default first slice."""
+    from colorit.game.bitset import WIDTH_TIERS
+    from colorit.runtime.warmup import OneSlice
     from colorit.solvers import astar
     from colorit.solvers.base import SliceBudget
     from colorit.solvers.linear import linear_moves
@@ -327,16 +336,11 @@ def test_astar_defers_a_few_colours_search_longer(first_slices: list[int]) -> No
     more = RegionGraph.from_board(random_board(20, 20, astar.FEW_COLOURS + 1, seed=1))
     for graph in (few, more):
         assert graph.n_colours * graph.n_regions > astar.SMALL_GRAPH_SIZE
-    assert astar.FEW_COLOURS_DEFER_BELOW_NODES > astar.DEFER_BELOW_NODES
-    assert astar_states(few) == astar_states(few, defer_below=astar.FEW_COLOURS_DEFER_BELOW_NODES)
-    assert astar_states(few) != astar_states(few, defer_below=astar.DEFER_BELOW_NODES)
-    assert astar_states(more) == astar_states(more, defer_below=astar.DEFER_BELOW_NODES)
-    assert astar_states(more) != astar_states(more, defer_below=astar.FEW_COLOURS_DEFER_BELOW_NODES)
-    assert first_slices[0] == astar.SMALL_FIRST_SLICE and first_slices[-1] == SliceBudget().budget
-    # past the compiled widths a node costs more: the default first slice (one slice run)
-    from colorit.game.bitset import WIDTH_TIERS
-    from colorit.runtime.warmup import OneSlice
-
+    astar_states(few)
+    assert first_slices[0] == astar.SMALL_FIRST_SLICE
+    before = len(first_slices)
+    astar_states(more)
+    assert first_slices[before] == SliceBudget().budget
     wide = RegionGraph.from_board(random_board(40, 40, astar.FEW_COLOURS, seed=1))
     assert wide.n_words > max(WIDTH_TIERS) and wide.adjacency_bits_fit
     before = len(first_slices)
@@ -376,46 +380,29 @@ def few_colours_proof(
     return len(out.codes), dict(last)
 
 
-def test_astar_keeps_deferred_childrens_levels_on_few_colours(last_counters: dict[str, int]) -> None:
-    """On a graph of at most ``FEW_COLOURS`` colours the store keeps, per node, the level
-    each deferred child was put off to (``StoreArrays.child_f``), so a node expanded
-    again works out fewer bounds; the proof is the same length either way. A graph of
-    one colour more keeps no such array (its memory goes to nodes)."""
-    from colorit.solvers import astar
-
-    for seed in (4, 8, 11):
-        few = RegionGraph.from_board(random_board(26, 26, astar.FEW_COLOURS, seed=seed))
-        kept_moves, kept = few_colours_proof(few, last_counters)
-        moves, plain = few_colours_proof(few, last_counters, keep_child_f=False)
-        assert kept_moves == moves
-        assert kept["bounds"] < plain["bounds"]
-        assert kept["kept"] > 0 and plain["kept"] == 0
-    more = RegionGraph.from_board(random_board(20, 20, astar.FEW_COLOURS + 1, seed=1))
-    moves, counters = few_colours_proof(more, last_counters)
-    assert counters["kept"] == 0
-    # the kernel keeps the levels whenever the store has the array (a byte a colour)
-    assert few_colours_proof(more, last_counters, keep_child_f=True)[0] == moves
-
-
-def test_astar_keeps_deferred_childrens_levels_on_small_graphs(last_counters: dict[str, int]) -> None:
-    """A small graph (``is_small``: its whole search defers) of up to
-    ``CHILD_LEVEL_COLOURS`` colours keeps its deferred children's levels too, for fewer
-    bounds and a proof of the same length; a small graph of more colours than a word has
-    bytes keeps none."""
+def test_astar_keeps_deferred_childrens_levels_up_to_a_byte_a_colour(last_counters: dict[str, int]) -> None:
+    """On a graph of up to ``CHILD_LEVEL_COLOURS`` colours (few colours, small or not)
+    the store keeps, per node, the level each deferred child was put off to
+    (``StoreArrays.child_f``), so a node expanded again works out fewer bounds; the
+    proof is the same length either way. A graph of more colours than a word has bytes
+    keeps no such array (its memory goes to nodes)."""
     from colorit.solvers import astar, astar_store
 
-    for side, colours, seed in ((14, 6, 1), (14, 6, 4), (13, astar_store.CHILD_LEVEL_COLOURS, 5)):
-        small = RegionGraph.from_board(random_board(side, side, colours, seed=seed))
-        assert astar.is_small(small) and small.n_colours > astar.FEW_COLOURS
-        kept_moves, kept = few_colours_proof(small, last_counters)
-        moves, plain = few_colours_proof(small, last_counters, keep_child_f=False)
+    cases = [(26, astar.FEW_COLOURS, 4), (26, astar.FEW_COLOURS, 8), (18, 6, 2), (14, 6, 1),
+             (13, astar_store.CHILD_LEVEL_COLOURS, 5), (14, astar_store.CHILD_LEVEL_COLOURS, 3)]
+    for side, colours, seed in cases:
+        graph = RegionGraph.from_board(random_board(side, side, colours, seed=seed))
+        kept_moves, kept = few_colours_proof(graph, last_counters)
+        moves, plain = few_colours_proof(graph, last_counters, keep_child_f=False)
         assert kept_moves == moves
         assert kept["kept"] > 0 and plain["kept"] == 0
-        assert kept["bounds"] < plain["bounds"]
-    many = RegionGraph.from_board(random_board(8, 8, astar_store.CHILD_LEVEL_COLOURS + 2, seed=1))
-    assert astar.is_small(many)
-    assert few_colours_proof(many, last_counters)[1]["kept"] == 0
-
+        assert kept["bounds"] < plain["bounds"], (side, colours, seed)
+    for side in (8, 14):
+        many = RegionGraph.from_board(random_board(side, side, astar_store.CHILD_LEVEL_COLOURS + 2, seed=1))
+        moves, counters = few_colours_proof(many, last_counters)
+        assert counters["kept"] == 0
+        # the kernel keeps the levels whenever the store has the array (a byte a colour)
+        assert few_colours_proof(many, last_counters, keep_child_f=True)[0] == moves
 
 def test_astar_looks_in_the_window_before_the_bound_on_few_colours(last_counters: dict[str, int]) -> None:
     """On a graph of at most ``FEW_COLOURS`` colours a child is compared with the window

@@ -14,9 +14,10 @@ Past ``DEFER_AFTER_NODES`` stored nodes the expansion is partial: children above
 current level are neither looked up nor stored, and their parent goes back to the open
 list at the lowest of their levels, to make them again only if the search gets there (it
 usually ends a level below). That keeps memory close to the number of nodes expanded,
-and spares the lookups of children that are mostly never made again. On graphs of few
-colours (and on small graphs) a node also keeps the level each deferred child was put
-off to, so when it is expanded again only the children due then are made. A search's first
+and spares the lookups of children that are mostly never made again. On graphs of up
+to 8 colours the whole search is expanded that way, and a node keeps the level each
+deferred child was put off to, so when it is expanded again only the children due then
+are made, without their bounds worked out again. Elsewhere a search's first
 ``DEFER_BELOW_NODES`` stored nodes are expanded that way too (on graphs of up to 16
 colours): its answer is then still loose (lookahead's is a few moves long), and what it
 would store a level up is mostly never expanded. On small graphs (colours x regions up
@@ -68,30 +69,30 @@ DEFER_BELOW_COLOURS = 16
 #: expanded): pc19 1.064-1.079 times faster, random boards of 10x10 to 15x15 with 6 to
 #: 10 colours 1.05-1.07, tiny searches the same. Past it, searches grow long and every
 #: level's children are needed: deferring them all made b14c8, b12c12 and floodtest
-#: 0.86-0.90 times as fast, and any threshold on the search's own size lost too. A
-#: small graph's search also starts with a slice of ``SMALL_FIRST_SLICE`` nodes.
+#: 0.86-0.90 times as fast while a node back for a deferred child worked out every
+#: child's bound again, and any threshold on the search's own size lost too (graphs of
+#: few colours now defer throughout for another reason, ``FEW_COLOURS``). A small
+#: graph's search also starts with a slice of ``SMALL_FIRST_SLICE`` nodes.
 SMALL_GRAPH_SIZE = 1000
 #: A small graph's first kernel slice, in nodes (64 elsewhere, where the cost of a node
 #: is not known yet): most of its searches end within it, and each slice is a kernel
 #: call of about 10 µs.
 SMALL_FIRST_SLICE = 2048
-#: Graphs of at most this many colours defer a young search's children for its first
-#: ``FEW_COLOURS_DEFER_BELOW_NODES`` stored nodes, and (at a compiled width) start with
-#: a slice of ``SMALL_FIRST_SLICE``: a node there has at most three children, so making
-#: a deferred parent's children again costs little, and a node is cheap. b24c4 (24x24
-#: boards of 4 colours, colours x regions 1100-1400) takes 0.92 of the time, random
-#: 28x28 boards of 4 colours 0.90, 32x32 ones and 36x36 of 3 colours 0.98; at 5 colours
-#: the same rule took 1.05 times as long, and b14c8 (8 colours) deferring whole
-#: searches 1.12. Their stores also keep, per node, the levels its
-#: deferred children were put off to (``StoreArrays.child_f``): a node back for one
-#: child makes only the children due at that level, and none of the others' bounds
-#: again (b24c4 0.955-0.964 of the time, 5% fewer bounds; on floodtest, past
-#: ``DEFER_AFTER_NODES``, no gain, so other graphs keep no such byte a node). And there a
-#: child is compared with the window of recent sets (``dominance.in_window``) before its
-#: bound, not after: a tenth of the children bounded on b24c4 were dominated by one, and
-#: b24c4 takes 0.963-0.968 of the time (floodtest, the same for every graph: 1.49).
+#: Graphs of at most ``CHILD_LEVEL_COLOURS`` colours (a byte a colour in a word) keep,
+#: per node, the levels its deferred children were put off to (``StoreArrays.child_f``)
+#: and defer every child above the level from the first node: a node back for one child
+#: makes only the children due at that level, and works out none of their bounds again
+#: (``astar_expand``). Against storing them until ``DEFER_AFTER_NODES`` (whole
+#: processes in turns on one core, first 400 boards): b14c8 0.86 of the time, b18c6
+#: 0.79, floodtest 0.91 (300 boards), b24c4 the same. Graphs of more colours keep no
+#: levels, and deferring without them lost (b12c12 1.12 times as long).
+#: Graphs of at most ``FEW_COLOURS`` colours (at a compiled width) start with a slice of
+#: ``SMALL_FIRST_SLICE``: a node there has at most three children, and is cheap. And
+#: there a child is compared with the window of recent sets (``dominance.in_window``)
+#: before its bound, not after: a tenth of the children bounded on b24c4 were dominated
+#: by one, and b24c4 takes 0.963-0.968 of the time (floodtest, the same for every graph:
+#: 1.49).
 FEW_COLOURS = 4
-FEW_COLOURS_DEFER_BELOW_NODES = 1 << 16
 #: A dive for a shorter answer: when the search reaches a level two or more below its
 #: answer, it expands the deepest open nodes of the answer's last level (``UB - 1``) for
 #: up to ``DIVE_SHARE`` of the nodes expanded so far (at least ``DIVE_LEAST``), once per
@@ -158,8 +159,8 @@ def search(
     goes on by iterative deepening from the open nodes (``deepening``), in the memory it
     has; with ``deepen=False`` it stops there instead (``stopped == "memory"``).
     ``defer_after`` and ``defer_below`` (stored nodes; by default from the graph's size,
-    ``is_small``), ``keep_child_f`` (by default on graphs of ``FEW_COLOURS`` and small
-    ones of up to ``CHILD_LEVEL_COLOURS``), ``window_first`` (by default on graphs of
+    ``is_small`` and ``keep_child_f``), ``keep_child_f`` (by default on graphs of up to
+    ``CHILD_LEVEL_COLOURS`` colours), ``window_first`` (by default on graphs of
     ``FEW_COLOURS``) and ``store_share`` (of the cap, for the store) are for tests and
     the warm-up."""
     best = list(incumbent)
@@ -176,13 +177,13 @@ def search(
     few = graph.n_colours <= FEW_COLOURS
     small = is_small(graph)
     if keep_child_f is None:
-        keep_child_f = few or (small and graph.n_colours <= CHILD_LEVEL_COLOURS)
+        keep_child_f = graph.n_colours <= CHILD_LEVEL_COLOURS
     st = NodeStore.take(words, ub, first_capacity(words, store_cap), store_cap * INDEX_SHARE,
                         dominance.slots_for(graph.n_colours), child_f=keep_child_f)
     due = _Helpers(helpers, control)
     try:
         st.plant_root(root, root_bound)
-        defer_after, defer_below = _deferral(graph, defer_after, defer_below)
+        defer_after, defer_below = _deferral(graph, defer_after, defer_below, keep_child_f)
         ctr = new_counters(root_bound, ub, defer_after, defer_below, few if window_first is None else window_first)
         absorbs = np.zeros(graph.n_colours, np.bool_)
         stopped = ""
@@ -231,17 +232,16 @@ def search(
     return Outcome(best, True, len(best), states)
 
 
-def _deferral(graph: RegionGraph, defer_after: int | None, defer_below: int | None) -> tuple[int, int]:
+def _deferral(graph: RegionGraph, defer_after: int | None, defer_below: int | None,
+              keep_child_f: bool) -> tuple[int, int]:
     """The stored nodes past which (``DEFER_AFTER_NODES``) and before which
     (``DEFER_BELOW_NODES``) children above the level being expanded are deferred, by
-    ``graph``'s size and colours where not given."""
+    ``graph``'s size and colours where not given: from the first node on small graphs
+    and wherever the store keeps its deferred children's levels (``keep_child_f``)."""
     if defer_after is None:
-        defer_after = 0 if is_small(graph) else DEFER_AFTER_NODES
+        defer_after = 0 if is_small(graph) or keep_child_f else DEFER_AFTER_NODES
     if defer_below is None:
-        if graph.n_colours <= FEW_COLOURS:
-            defer_below = FEW_COLOURS_DEFER_BELOW_NODES
-        else:
-            defer_below = DEFER_BELOW_NODES if graph.n_colours <= DEFER_BELOW_COLOURS else 0
+        defer_below = DEFER_BELOW_NODES if graph.n_colours <= DEFER_BELOW_COLOURS else 0
     return defer_after, defer_below
 
 

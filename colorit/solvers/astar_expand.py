@@ -229,6 +229,11 @@ def expand(graph, adj_bits, colour_adj, store, ctr, absorbs, budget, shape):  # 
         for c in range(n_col):
             if not absorbs[c]:
                 continue
+            # a child deferred to this level: its bound is not worked out again. f is a
+            # lower bound on its level (the bound is consistent: no child of a node at
+            # level f lies below f), and the one its bound gave when it was deferred
+            # (worked out again, the same level for every such child of pc19's boards)
+            due = False
             if known != np.uint64(0):
                 v = _child_level(known, c)
                 if v == 255:
@@ -239,6 +244,7 @@ def expand(graph, adj_bits, colour_adj, store, ctr, absorbs, budget, shape):  # 
                         deferred = min(deferred, v)
                         now_known = _with_child_level(now_known, c, v)
                     continue
+                due = True
             fresh = True
             if forced >= 0:
                 if c != forced:
@@ -308,10 +314,13 @@ def expand(graph, adj_bits, colour_adj, store, ctr, absorbs, budget, shape):  # 
             if window_first and dominance.in_window(child, recent[g2], n_recent[g2], shape):
                 ctr[DOMINATED] += 1
                 continue
-            ctr[BOUNDS] += 1
-            if n_col > 64:
+            if due:
+                f2 = f
+            elif n_col > 64:
+                ctr[BOUNDS] += 1
                 f2 = g2 + bound_bits_many_colours(child, child_front, colour_mask, adj_bits, shape, f - g2)
             else:
+                ctr[BOUNDS] += 1
                 f2 = g2 + bound_bits(child, child_front, colour_mask, colour_adj, adj_bits, shape, f - g2)
             if f2 >= ctr[UB]:
                 continue
