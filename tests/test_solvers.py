@@ -252,26 +252,6 @@ def test_astar_deferring_while_young_stays_exact(board: Board, young: int) -> No
     assert naive.solved(naive.play_all(rows_of(board), board.ids_of(out.codes), board.start))
 
 
-def test_astar_defers_while_young_by_default() -> None:
-    """The default search defers a young search's children (``DEFER_BELOW_NODES``): on a
-    board of 10 colours (too many to keep deferred children's levels, which defers the
-    whole search) it expands a different number of nodes than with no young deferral
-    (the search is deterministic), and proves the same optimum."""
-    from colorit.solvers import astar
-    from colorit.solvers.astar_store import CHILD_LEVEL_COLOURS
-    from colorit.solvers.linear import linear_moves
-
-    assert astar.DEFER_BELOW_NODES > 0
-    graph = RegionGraph.from_board(random_board(14, 14, 10, seed=3))
-    assert graph.n_colours > CHILD_LEVEL_COLOURS
-    assert graph.n_colours * graph.n_regions > astar.SMALL_GRAPH_SIZE  # not deferred throughout
-    plain = astar.search(graph, Control(Limits()), linear_moves(graph), defer_below=0)
-    young = astar.search(graph, Control(Limits()), linear_moves(graph))
-    assert plain.proven_optimal and young.proven_optimal
-    assert len(plain.codes) == len(young.codes)
-    assert plain.states != young.states
-
-
 def astar_states(graph: RegionGraph, defer_after: int | None = None, defer_below: int | None = None) -> tuple[int, int]:
     """Nodes expanded and moves of A*'s proof on ``graph`` with the deferral settings
     given (the search is deterministic: equal settings expand equal nodes)."""
@@ -302,7 +282,7 @@ def first_slices(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 def test_astar_defers_every_child_on_small_graphs_and_few_colours_by_default() -> None:
     """On a graph of at most ``SMALL_GRAPH_SIZE`` colours x regions, or of at most
-    ``CHILD_LEVEL_COLOURS`` colours, the default search defers children above the level
+    ``CHILD_LEVEL_COLOURS`` colours (8 here), the default search defers children above the level
     from the first node, as ``defer_after=0`` does; on a bigger graph of more colours
     only past ``DEFER_AFTER_NODES``. Each pair expands the same nodes (the search is
     deterministic), and the first two boards' two settings differ, so the pairs say
@@ -312,7 +292,7 @@ def test_astar_defers_every_child_on_small_graphs_and_few_colours_by_default() -
 
     small = RegionGraph.from_board(random_board(12, 12, 8, seed=1))
     big = RegionGraph.from_board(random_board(14, 14, 8, seed=3))
-    many = RegionGraph.from_board(random_board(14, 14, CHILD_LEVEL_COLOURS + 2, seed=3))
+    many = RegionGraph.from_board(random_board(10, 10, CHILD_LEVEL_COLOURS + 2, seed=2))
     assert small.n_colours * small.n_regions <= astar.SMALL_GRAPH_SIZE < big.n_colours * big.n_regions
     assert not astar.is_small(many)
     for graph in (small, big):
@@ -375,33 +355,36 @@ def few_colours_proof(
     from colorit.solvers import astar
     from colorit.solvers.linear import linear_moves
 
+    last.clear()
     out = astar.search(graph, Control(Limits()), linear_moves(graph), keep_child_f=keep_child_f, window_first=window_first)
-    assert out.proven_optimal
+    assert out.proven_optimal and last  # proven by the search, not by its first answer
     return len(out.codes), dict(last)
 
 
-def test_astar_keeps_deferred_childrens_levels_up_to_a_byte_a_colour(last_counters: dict[str, int]) -> None:
-    """On a graph of up to ``CHILD_LEVEL_COLOURS`` colours (few colours, small or not)
-    the store keeps, per node, the level each deferred child was put off to
+def test_astar_keeps_deferred_childrens_levels_up_to_sixteen_colours(last_counters: dict[str, int]) -> None:
+    """On a graph of up to ``CHILD_LEVEL_COLOURS`` colours (few colours or many, small or
+    not) the store keeps, per node, the level each deferred child was put off to
     (``StoreArrays.child_f``), so a node expanded again works out fewer bounds; the
-    proof is the same length either way. A graph of more colours than a word has bytes
-    keeps no such array (its memory goes to nodes)."""
+    proof is the same length either way. A graph of more colours keeps no such array
+    (its memory goes to nodes)."""
     from colorit.solvers import astar, astar_store
 
-    cases = [(26, astar.FEW_COLOURS, 4), (26, astar.FEW_COLOURS, 8), (18, 6, 2), (14, 6, 1),
-             (13, astar_store.CHILD_LEVEL_COLOURS, 5), (14, astar_store.CHILD_LEVEL_COLOURS, 3)]
+    most = astar_store.CHILD_LEVEL_COLOURS
+    cases = [(26, astar.FEW_COLOURS, 4), (26, astar.FEW_COLOURS, 8), (18, 6, 2), (14, 6, 1), (13, 8, 5),
+             (14, 8, 3), (11, 12, 1), (10, most, 2)]
     for side, colours, seed in cases:
         graph = RegionGraph.from_board(random_board(side, side, colours, seed=seed))
+        assert graph.n_colours == colours
         kept_moves, kept = few_colours_proof(graph, last_counters)
         moves, plain = few_colours_proof(graph, last_counters, keep_child_f=False)
         assert kept_moves == moves
         assert kept["kept"] > 0 and plain["kept"] == 0
         assert kept["bounds"] < plain["bounds"], (side, colours, seed)
-    for side in (8, 14):
-        many = RegionGraph.from_board(random_board(side, side, astar_store.CHILD_LEVEL_COLOURS + 2, seed=1))
+    for side, seed in ((10, 2), (11, 1)):
+        many = RegionGraph.from_board(random_board(side, side, most + 2, seed=seed))
         moves, counters = few_colours_proof(many, last_counters)
         assert counters["kept"] == 0
-        # the kernel keeps the levels whenever the store has the array (a byte a colour)
+        # the kernel keeps no levels past the colours a word holds, array or not
         assert few_colours_proof(many, last_counters, keep_child_f=True)[0] == moves
 
 def test_astar_looks_in_the_window_before_the_bound_on_few_colours(last_counters: dict[str, int]) -> None:

@@ -63,13 +63,26 @@ def test_a_meta_word_holds_moves_a_colour_and_flags() -> None:
     assert not int(store._meta(3, 2, np.uint64(0))) & int(store.DEAD)
 
 
-def test_child_levels_one_byte_a_colour() -> None:
-    """A node's deferred children's levels: all 255 (done) until written, each colour's
-    byte written alone."""
+def test_child_levels_four_bits_a_colour() -> None:
+    """A node's deferred children's levels: all done until written, each colour's code
+    written alone; a level farther above than a code holds is kept as the farthest (a
+    lower bound); lowered when the node waits higher, never below 0, done codes kept."""
     known = np.uint64(0xFFFFFFFFFFFFFFFF)
-    for c, level in ((0, 4), (3, 254), (7, 0)):
-        known = store._with_child_level(known, c, level)
-    assert [int(store._child_level(known, c)) for c in range(8)] == [4, 255, 255, 254, 255, 255, 255, 0]
+    for c, above in ((0, 4), (3, 14), (9, 0), (15, 2), (12, 40)):
+        known = store._with_child_level(known, c, above)
+    done = store.CHILD_DONE
+    codes = [int(store._child_level(np.uint64(known), c)) for c in range(16)]
+    assert codes == [4] + [done] * 2 + [14] + [done] * 5 + [0] + [done] * 2 + [14] + [done] * 2 + [2]
+    lowered = store._lowered_child_levels(np.uint64(known), 3)
+    codes = [int(store._child_level(np.uint64(lowered), c)) for c in range(16)]
+    assert codes == [1] + [done] * 2 + [11] + [done] * 5 + [0] + [done] * 2 + [11] + [done] * 2 + [0]
+    # every code against every step, one colour's code among done ones
+    for code in range(done):
+        word = np.uint64(store._with_child_level(np.uint64(0xFFFFFFFFFFFFFFFF), 5, code))
+        for by in (1, 2, 7, 14, 15, 40):
+            lowered = int(store._lowered_child_levels(word, by))
+            assert (lowered >> 20) & 15 == max(code - by, 0)
+            assert lowered | (15 << 20) == 0xFFFFFFFFFFFFFFFF  # the done codes kept
 
 
 def test_astar_plants_the_root_as_node_zero() -> None:

@@ -15,13 +15,11 @@ current level are neither looked up nor stored, and their parent goes back to th
 list at the lowest of their levels, to make them again only if the search gets there (it
 usually ends a level below). That keeps memory close to the number of nodes expanded,
 and spares the lookups of children that are mostly never made again. On graphs of up
-to 8 colours the whole search is expanded that way, and a node keeps the level each
-deferred child was put off to, so when it is expanded again only the children due then
-are made, without their bounds worked out again. Elsewhere a search's first
-``DEFER_BELOW_NODES`` stored nodes are expanded that way too (on graphs of up to 16
-colours): its answer is then still loose (lookahead's is a few moves long), and what it
-would store a level up is mostly never expanded. On small graphs (colours x regions up
-to ``SMALL_GRAPH_SIZE``) the whole search is expanded that way: it is young to the end.
+to 16 colours (every community set but b10c35) the whole search is expanded that way,
+and a node keeps the level each deferred child was put off to, so when it is expanded
+again only the children due then are made, without their bounds worked out again. On
+small graphs (colours x regions up to ``SMALL_GRAPH_SIZE``) of any number of colours
+the whole search is expanded that way too: it is young to the end.
 
 When the search reaches a level two or more below its answer, it first dives: it expands
 the deepest open nodes of the answer's last level for a share of the work done so far.
@@ -54,14 +52,6 @@ from .status import EXHAUSTED, IMPROVED, NEED_NODES, NEED_TABLE, SLICE_DONE
 #: Stored nodes after which children above the current level are made again when needed
 #: rather than stored (a little more time, a fraction of the memory).
 DEFER_AFTER_NODES = 1 << 20
-#: Stored nodes before which children above the current level are deferred as well, on
-#: graphs of at most ``DEFER_BELOW_COLOURS`` colours: a young search's children a level
-#: up are mostly never expanded. Measured in one process against no such start (CPU
-#: time): b12c12 and b14c8 10% faster, pc19 3%, b10c15 2%, floodtest and b18c6 the same;
-#: b10c35 2.5% slower (a node of many colours has many children to make again, hence the
-#: colour limit). At 1,024 pc19 gained 6% but b18c6 lost 2-3%.
-DEFER_BELOW_NODES = 512
-DEFER_BELOW_COLOURS = 16
 #: Graphs of at most this many colours x regions are small: A* proves them in a few
 #: milliseconds (pc19's 14x14 boards of 6 colours lie at 690-942, every other community
 #: set above 1000). Their searches end within a level or two of where they start, so
@@ -78,14 +68,16 @@ SMALL_GRAPH_SIZE = 1000
 #: is not known yet): most of its searches end within it, and each slice is a kernel
 #: call of about 10 µs.
 SMALL_FIRST_SLICE = 2048
-#: Graphs of at most ``CHILD_LEVEL_COLOURS`` colours (a byte a colour in a word) keep,
-#: per node, the levels its deferred children were put off to (``StoreArrays.child_f``)
-#: and defer every child above the level from the first node: a node back for one child
-#: makes only the children due at that level, and works out none of their bounds again
-#: (``astar_expand``). Against storing them until ``DEFER_AFTER_NODES`` (whole
-#: processes in turns on one core, first 400 boards): b14c8 0.86 of the time, b18c6
-#: 0.79, floodtest 0.91 (300 boards), b24c4 the same. Graphs of more colours keep no
-#: levels, and deferring without them lost (b12c12 1.12 times as long).
+#: Graphs of at most ``CHILD_LEVEL_COLOURS`` colours (four bits a colour in a word)
+#: keep, per node, the levels its deferred children were put off to
+#: (``StoreArrays.child_f``) and defer every child above the level from the first node:
+#: a node back for one child makes only the children due at that level, and works out
+#: none of their bounds again (``astar_expand``). Against storing them until
+#: ``DEFER_AFTER_NODES`` (whole processes in turns on one core, first 300-400 boards):
+#: b14c8 0.86 of the time, b18c6 0.79, floodtest 0.91, b12c12 0.90, b10c15 0.85 (all
+#: 1000), b24c4 the same. Deferring without the levels lost (b12c12 1.12 times as long),
+#: and a young search's deferral alone gained 2-10% on these sets and lost 2.5% on
+#: b10c35 (35 colours, many children to make again), which keeps neither.
 #: Graphs of at most ``FEW_COLOURS`` colours (at a compiled width) start with a slice of
 #: ``SMALL_FIRST_SLICE``: a node there has at most three children, and is cheap. And
 #: there a child is compared with the window of recent sets (``dominance.in_window``)
@@ -159,7 +151,7 @@ def search(
     goes on by iterative deepening from the open nodes (``deepening``), in the memory it
     has; with ``deepen=False`` it stops there instead (``stopped == "memory"``).
     ``defer_after`` and ``defer_below`` (stored nodes; by default from the graph's size,
-    ``is_small`` and ``keep_child_f``), ``keep_child_f`` (by default on graphs of up to
+    ``is_small`` and ``keep_child_f``, and 0), ``keep_child_f`` (by default on graphs of up to
     ``CHILD_LEVEL_COLOURS`` colours), ``window_first`` (by default on graphs of
     ``FEW_COLOURS``) and ``store_share`` (of the cap, for the store) are for tests and
     the warm-up."""
@@ -234,15 +226,13 @@ def search(
 
 def _deferral(graph: RegionGraph, defer_after: int | None, defer_below: int | None,
               keep_child_f: bool) -> tuple[int, int]:
-    """The stored nodes past which (``DEFER_AFTER_NODES``) and before which
-    (``DEFER_BELOW_NODES``) children above the level being expanded are deferred, by
-    ``graph``'s size and colours where not given: from the first node on small graphs
-    and wherever the store keeps its deferred children's levels (``keep_child_f``)."""
+    """The stored nodes past which (``DEFER_AFTER_NODES``) and before which children
+    above the level being expanded are deferred, by ``graph``'s size and colours where
+    not given: from the first node on small graphs and wherever the store keeps its
+    deferred children's levels (``keep_child_f``); before none unless asked."""
     if defer_after is None:
         defer_after = 0 if is_small(graph) or keep_child_f else DEFER_AFTER_NODES
-    if defer_below is None:
-        defer_below = DEFER_BELOW_NODES if graph.n_colours <= DEFER_BELOW_COLOURS else 0
-    return defer_after, defer_below
+    return defer_after, defer_below or 0
 
 
 def _grow(st: NodeStore, status: int, ctr: np.ndarray, control: Control, store_cap: float) -> str:

@@ -39,10 +39,12 @@ from .._jit import kernel, prefetch
 from ..game.bitset import ctz, hash_words, local_words, popcount
 from . import dominance
 from .astar_store import (
+    CHILD_DONE,
     CHILD_LEVEL_COLOURS,
     DEAD,
     _child_level,
     _link,
+    _lowered_child_levels,
     _meta,
     _next_of,
     _parent_of,
@@ -94,7 +96,7 @@ def expand(graph, adj_bits, colour_adj, store, ctr, absorbs, budget, shape):  # 
     n_regions = region_colour.shape[0]
     words = len(shape)
     n_col = colour_mask.shape[0]
-    keeps = child_f.shape[0] > 0 and n_col <= CHILD_LEVEL_COLOURS  # a byte per colour
+    keeps = child_f.shape[0] > 0 and n_col <= CHILD_LEVEL_COLOURS  # four bits a colour
     window_first = ctr[WINDOW_FIRST] != 0
     flooded = local_words(shape)
     front = local_words(shape)
@@ -142,15 +144,16 @@ def expand(graph, adj_bits, colour_adj, store, ctr, absorbs, budget, shape):  # 
                 work = False
                 for c in range(n_col):
                     v = _child_level(known, c)
-                    if v == 255:
+                    if v == CHILD_DONE:
                         continue
-                    if v <= f:
+                    if v == 0:
                         work = True
-                    elif v < low:
-                        low = v
+                    elif f + v < low:
+                        low = f + v
                 if not work:
                     if low < ctr[UB]:
                         _push(nodes, heads, hi, node, parent, low, g, words)
+                        child_f[node] = _lowered_child_levels(known, low - f)
                     continue
 
         # the node's frontier, and (for order-free pairs) the part of it its parent had
@@ -225,6 +228,8 @@ def expand(graph, adj_bits, colour_adj, store, ctr, absorbs, budget, shape):  # 
         # their levels, and makes them again if the search gets there
         defer = ctr[N_NODES] > ctr[DEFER_AFTER] or ctr[N_NODES] < ctr[DEFER_BELOW]
         deferred = ctr[UB]
+        # the children deferred now, by their levels above f until the node's own next
+        # level is known (then above that)
         now_known = np.uint64(0xFFFFFFFFFFFFFFFF)
         for c in range(n_col):
             if not absorbs[c]:
@@ -236,12 +241,12 @@ def expand(graph, adj_bits, colour_adj, store, ctr, absorbs, budget, shape):  # 
             due = False
             if known != np.uint64(0):
                 v = _child_level(known, c)
-                if v == 255:
+                if v == CHILD_DONE:
                     continue
-                if v > f:
+                if v > 0:
                     # still above this level: deferred again, its bound not worked out
-                    if v < ctr[UB]:
-                        deferred = min(deferred, v)
+                    if f + v < ctr[UB]:
+                        deferred = min(deferred, f + v)
                         now_known = _with_child_level(now_known, c, v)
                     continue
                 due = True
@@ -330,7 +335,7 @@ def expand(graph, adj_bits, colour_adj, store, ctr, absorbs, budget, shape):  # 
             if defer and f2 > f:
                 deferred = min(deferred, f2)
                 if keeps:
-                    now_known = _with_child_level(now_known, c, min(f2, 254))
+                    now_known = _with_child_level(now_known, c, f2 - f)
                 continue
             # the index's buckets start loading with the table's slot
             sig = dominance.keys_of(child, g2, supersets, shape)
@@ -364,9 +369,11 @@ def expand(graph, adj_bits, colour_adj, store, ctr, absorbs, budget, shape):  # 
                     recent[g2, slot, w] = child[w]
                 n_recent[g2] += 1
             ctr[CUR_F] = min(ctr[CUR_F], f2)
-        if keeps:
-            child_f[node] = now_known
         if deferred < ctr[UB]:
             _push(nodes, heads, hi, node, parent, deferred, g, words)
+            if keeps:
+                now_known = _lowered_child_levels(now_known, deferred - f)
+        if keeps:
+            child_f[node] = now_known
         if improved:
             return IMPROVED

@@ -29,12 +29,15 @@ NONE = np.uint64(0xFFFFFFFF)  #: "no node" in a link word's halves
 #: Records of a search's first store (fewer under a small memory cap, ``first_capacity``).
 #: A store of this capacity is kept for the next search of its width (``NodeStore.take``).
 FIRST_CAPACITY = 1 << 12
-#: Small graphs (``astar.SMALL_GRAPH_SIZE``) of at most this many colours keep their deferred
-#: children's levels too (``StoreArrays.child_f``, a byte per colour in a word): their
-#: whole search defers, and a seventh of pc19's expansions are of nodes back for a
-#: deferred child. pc19 0.966 of the time (4% fewer bounds), random small boards of 7
-#: and 8 colours 0.93-0.94, of 5 and 6 colours 0.98-1.0.
-CHILD_LEVEL_COLOURS = 8
+#: Graphs of at most this many colours keep their deferred children's levels
+#: (``StoreArrays.child_f``, four bits a colour in a word; ``astar.search``'s
+#: ``keep_child_f``).
+CHILD_LEVEL_COLOURS = 16
+#: A child's level is kept as its distance above its parent's (the level the parent
+#: waits at in the open list), at most ``CHILD_LEVEL_MOST_ABOVE``: one farther is kept
+#: as that far, a lower bound. The code 15 says the child needs no more work.
+CHILD_LEVEL_MOST_ABOVE = 14
+CHILD_DONE = 15
 #: Seconds to grow a store array, per byte of the new array, and to re-insert a node into
 #: a grown table (measured: 0.4 ns and 150 ns; doubled): a grow that would run past the
 #: deadline is not started.
@@ -83,19 +86,37 @@ def _meta(g, move, flags):  # type: ignore[no-untyped-def]
     return (np.uint64(g) << np.uint64(32)) | (np.uint64(move & 0xFFFFFF) << np.uint64(8)) | flags
 
 
-# --- a node's deferred children (``StoreArrays.child_f``): a byte per colour, 255 = done
+# --- a node's deferred children (``StoreArrays.child_f``): four bits a colour, the
+# child's level above its parent's, or CHILD_DONE
 
 
 @kernel
 def _child_level(known, c):  # type: ignore[no-untyped-def]
-    return np.int64((known >> np.uint64(8 * c)) & np.uint64(255))
+    return np.int64((known >> np.uint64(4 * c)) & np.uint64(15))
 
 
 @kernel
-def _with_child_level(known, c, level):  # type: ignore[no-untyped-def]
-    """``known`` (all bytes 255 where nothing is written yet) with colour ``c``'s byte
-    set to ``level`` (at most 254)."""
-    return known & ~(np.uint64(255 - level) << np.uint64(8 * c))
+def _with_child_level(known, c, above):  # type: ignore[no-untyped-def]
+    """``known`` (all codes ``CHILD_DONE`` where nothing is written yet) with colour
+    ``c``'s code set to ``above`` levels above the parent's (at most
+    ``CHILD_LEVEL_MOST_ABOVE``: a lower bound past it)."""
+    code = np.uint64(min(above, CHILD_LEVEL_MOST_ABOVE))
+    return known & ~((np.uint64(CHILD_DONE) ^ code) << np.uint64(4 * c))
+
+
+@kernel
+def _lowered_child_levels(known, by):  # type: ignore[no-untyped-def]
+    """``known`` with every code but ``CHILD_DONE`` lowered ``by`` levels (not below 0):
+    the parent now waits ``by`` levels higher, and a code that was a lower bound (past
+    ``CHILD_LEVEL_MOST_ABOVE``) stays one. (A loop of constant length: a branch-free
+    version, the codes two at a time in bytes, made A*'s kernel 6% slower on b10c35,
+    whose searches never call it, and 12% on b10c15.)"""
+    out = known
+    for c in range(CHILD_LEVEL_COLOURS):
+        code = np.int64((known >> np.uint64(4 * c)) & np.uint64(15))
+        if code != CHILD_DONE:
+            out = (out & ~(np.uint64(15) << np.uint64(4 * c))) | (np.uint64(max(code - by, 0)) << np.uint64(4 * c))
+    return out
 
 
 @kernel
@@ -122,10 +143,12 @@ class StoreArrays(NamedTuple):
     level being expanded; ``supersets`` holds records of the store (``dominance``); row
     ``node % len(fronts)`` of ``fronts`` holds the frontier of ``node``'s set when its last
     word is ``node + 1`` (0: empty), so it stays right as long as records keep their rows.
-    ``child_f[node]`` (when kept) is 0 until ``node`` is expanded, then holds a byte per
-    colour: the ``f`` its child was deferred at (a lower bound on the child's), or 255
-    when the child needs no more work (stored, found, dominated, pruned, or unable to
-    beat the answer)."""
+    ``child_f[node]`` (when kept) is 0 until ``node`` is expanded, then holds four bits
+    per colour: how many levels above the level ``node`` waits at in the open list its
+    child was deferred to (a lower bound on the child's ``f``), or ``CHILD_DONE`` when
+    the child needs no more work (stored, found, dominated, pruned, or unable to beat
+    the answer). (All codes 0 reads as not expanded: the children are made again, and
+    those done are found done.)"""
 
     nodes: np.ndarray  #: (capacity, words + 2) uint64
     table: np.ndarray  #: (2^k,) uint64, hash tag << 32 | node + 1
