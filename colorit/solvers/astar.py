@@ -73,11 +73,11 @@ SMALL_FIRST_SLICE = 2048
 #: (``StoreArrays.child_f``) and defer every child above the level from the first node:
 #: a node back for one child makes only the children due at that level, and works out
 #: none of their bounds again (``astar_expand``). Against storing them until
-#: ``DEFER_AFTER_NODES`` (whole processes in turns on one core, first 300-400 boards):
-#: b14c8 0.86 of the time, b18c6 0.79, floodtest 0.91, b12c12 0.90, b10c15 0.85 (all
-#: 1000), b24c4 the same. Deferring without the levels lost (b12c12 1.12 times as long),
-#: and a young search's deferral alone gained 2-10% on these sets and lost 2.5% on
-#: b10c35 (35 colours, many children to make again), which keeps neither.
+#: ``DEFER_AFTER_NODES`` (whole processes in turns on one core, 1000 boards): b14c8 0.83
+#: of the time, b18c6 0.78, floodtest 0.92, b12c12 0.82, b10c15 0.84, b24c4 the same.
+#: Deferring without the levels lost (b12c12 1.12 times as long), and a young search's
+#: deferral alone gained 2-10% on these sets and lost 2.5% on b10c35 (35 colours, many
+#: children to make again), which keeps neither.
 #: Graphs of at most ``FEW_COLOURS`` colours (at a compiled width) start with a slice of
 #: ``SMALL_FIRST_SLICE``: a node there has at most three children, and is cheap. And
 #: there a child is compared with the window of recent sets (``dominance.in_window``)
