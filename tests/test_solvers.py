@@ -252,13 +252,13 @@ def test_astar_deferring_while_young_stays_exact(board: Board, young: int) -> No
     assert naive.solved(naive.play_all(rows_of(board), board.ids_of(out.codes), board.start))
 
 
-def astar_states(graph: RegionGraph, defer_after: int | None = None, defer_below: int | None = None) -> tuple[int, int]:
+def astar_states(graph: RegionGraph, defer_after: int | None = None) -> tuple[int, int]:
     """Nodes expanded and moves of A*'s proof on ``graph`` with the deferral settings
     given (the search is deterministic: equal settings expand equal nodes)."""
     from colorit.solvers import astar
     from colorit.solvers.linear import linear_moves
 
-    out = astar.search(graph, Control(Limits()), linear_moves(graph), defer_after=defer_after, defer_below=defer_below)
+    out = astar.search(graph, Control(Limits()), linear_moves(graph), defer_after=defer_after)
     assert out.proven_optimal
     return out.states, len(out.codes)
 

@@ -61,8 +61,9 @@ DEFER_AFTER_NODES = 1 << 20
 #: level's children are needed: deferring them all made b14c8, b12c12 and floodtest
 #: 0.86-0.90 times as fast while a node back for a deferred child worked out every
 #: child's bound again, and any threshold on the search's own size lost too (graphs of
-#: few colours now defer throughout for another reason, ``FEW_COLOURS``). A small
-#: graph's search also starts with a slice of ``SMALL_FIRST_SLICE`` nodes.
+#: up to ``CHILD_LEVEL_COLOURS`` colours now defer throughout, with their children's
+#: levels kept: below). A small graph's search also starts with a slice of
+#: ``SMALL_FIRST_SLICE`` nodes.
 SMALL_GRAPH_SIZE = 1000
 #: A small graph's first kernel slice, in nodes (64 elsewhere, where the cost of a node
 #: is not known yet): most of its searches end within it, and each slice is a kernel
@@ -136,7 +137,7 @@ def search(
     incumbent: list[int],
     helpers: Sequence[Helper] = (),
     defer_after: int | None = None,
-    defer_below: int | None = None,
+    defer_below: int = 0,
     deepen: bool = True,
     keep_child_f: bool | None = None,
     window_first: bool | None = None,
@@ -150,9 +151,9 @@ def search(
     proven optimal, the search ends. When the store reaches the memory cap, the search
     goes on by iterative deepening from the open nodes (``deepening``), in the memory it
     has; with ``deepen=False`` it stops there instead (``stopped == "memory"``).
-    ``defer_after`` and ``defer_below`` (stored nodes; by default from the graph's size,
-    ``is_small`` and ``keep_child_f``, and 0), ``keep_child_f`` (by default on graphs of up to
-    ``CHILD_LEVEL_COLOURS`` colours), ``window_first`` (by default on graphs of
+    ``defer_after`` and ``defer_below`` (stored nodes; ``defer_after`` by default from
+    the graph's size and ``keep_child_f``, ``_deferral``), ``keep_child_f`` (by default on
+    graphs of up to ``CHILD_LEVEL_COLOURS`` colours), ``window_first`` (by default on graphs of
     ``FEW_COLOURS``) and ``store_share`` (of the cap, for the store) are for tests and
     the warm-up."""
     best = list(incumbent)
@@ -175,7 +176,8 @@ def search(
     due = _Helpers(helpers, control)
     try:
         st.plant_root(root, root_bound)
-        defer_after, defer_below = _deferral(graph, defer_after, defer_below, keep_child_f)
+        if defer_after is None:
+            defer_after = _deferral(graph, keep_child_f)
         ctr = new_counters(root_bound, ub, defer_after, defer_below, few if window_first is None else window_first)
         absorbs = np.zeros(graph.n_colours, np.bool_)
         stopped = ""
@@ -224,15 +226,11 @@ def search(
     return Outcome(best, True, len(best), states)
 
 
-def _deferral(graph: RegionGraph, defer_after: int | None, defer_below: int | None,
-              keep_child_f: bool) -> tuple[int, int]:
-    """The stored nodes past which (``DEFER_AFTER_NODES``) and before which children
-    above the level being expanded are deferred, by ``graph``'s size and colours where
-    not given: from the first node on small graphs and wherever the store keeps its
-    deferred children's levels (``keep_child_f``); before none unless asked."""
-    if defer_after is None:
-        defer_after = 0 if is_small(graph) or keep_child_f else DEFER_AFTER_NODES
-    return defer_after, defer_below or 0
+def _deferral(graph: RegionGraph, keep_child_f: bool) -> int:
+    """The stored nodes past which children above the level being expanded are deferred:
+    from the first node on small graphs and wherever the store keeps its deferred
+    children's levels (``keep_child_f``), else past ``DEFER_AFTER_NODES``."""
+    return 0 if is_small(graph) or keep_child_f else DEFER_AFTER_NODES
 
 
 def _grow(st: NodeStore, status: int, ctr: np.ndarray, control: Control, store_cap: float) -> str:

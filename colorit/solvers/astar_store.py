@@ -113,7 +113,7 @@ def _lowered_child_levels(known, by):  # type: ignore[no-untyped-def]
     whose searches never call it, and 12% on b10c15.)"""
     out = known
     for c in range(CHILD_LEVEL_COLOURS):
-        code = np.int64((known >> np.uint64(4 * c)) & np.uint64(15))
+        code = _child_level(known, c)
         if code != CHILD_DONE:
             out = (out & ~(np.uint64(15) << np.uint64(4 * c))) | (np.uint64(max(code - by, 0)) << np.uint64(4 * c))
     return out
