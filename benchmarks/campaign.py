@@ -4,6 +4,8 @@ growing per-board limits, each board's best answer and bound kept in a results f
 
     python benchmarks/campaign.py --limit-s 160                 # one more pass, local:2
     python benchmarks/campaign.py --report                      # only the figures
+    python benchmarks/campaign.py --results new.jsonl --limit-s 1200 --max-memory 16G
+                                                                # the whole set from nothing
 
 A pass is ``colorit bench SET --results results/SET.jsonl --resume --time-limit S
 --scheduler local:2``: the proven boards stay, every board not yet proven that has not
@@ -17,8 +19,8 @@ on its board when it is read.
 from __future__ import annotations
 
 import argparse
-import json
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -77,7 +79,10 @@ def main() -> int:
         print("$ colorit bench " + " ".join(cmd[4:]), flush=True)
         t0 = time.monotonic()
         code = subprocess.run(cmd, cwd=REPO).returncode
-        print(f"pass of {args.limit_s:g} s a board: exit {code}, {time.monotonic() - t0:.0f} s", flush=True)
+        # the bench and every process under it (Dask's workers are waited for)
+        used = resource.getrusage(resource.RUSAGE_CHILDREN)
+        print(f"pass of {args.limit_s:g} s a board: exit {code}, {time.monotonic() - t0:.0f} s wall, "
+              f"{used.ru_utime + used.ru_stime:.0f} s CPU", flush=True)
     report(set_path, results)
     return 0
 
