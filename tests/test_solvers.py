@@ -690,6 +690,37 @@ def test_beam_turns_shrink_after_finding_nothing_under_long_limits(
     assert spans == pytest.approx([planned[0], planned[1] * scale, planned[2] * scale**2], abs=0.01)
 
 
+@pytest.mark.parametrize(("limit", "gap", "runs"), [(600.0, 1, False), (None, 0, False), (600.0, 2, True), (30.0, 1, True)])
+def test_beam_turns_under_long_limits_skip_an_answer_a_move_above_astars_level(
+    monkeypatch: pytest.MonkeyPatch, limit: float | None, gap: int, runs: bool
+) -> None:
+    """Under a long limit (or none) a turn that comes while the answer is at most one
+    move above A*'s level does not run the beam (A* ends at that level whatever it
+    finds, unless it finds the optimum a move below a too-long answer); further off, or
+    under a shorter limit, where the beam's answer may be the one written, it runs. The
+    early turn always runs."""
+    from colorit.solvers import auto, beam
+    from colorit.solvers.base import Outcome
+
+    calls: list[int] = []
+
+    def fake_search(graph, control, best, max_width=0, widths=None, hand_back_at=0, known_bound=0):  # type: ignore[no-untyped-def]
+        calls.append(max_width)
+        return Outcome(list(best), False, 0, 0)
+
+    monkeypatch.setattr(beam, "search", fake_search)
+    graph = RegionGraph.from_board(random_board(10, 10, 6, seed=1))
+    control = Control(Limits(time=limit))
+    helpers = auto._helpers(graph, control)
+    answer = [0] * 40
+    control.raise_bound(len(answer) - gap)
+    out = helpers[1][1](answer)
+    assert out.codes == answer
+    assert bool(calls) == runs
+    helpers[0][1](answer)
+    assert calls[-1] == auto.EARLY_WIDTH
+
+
 @pytest.mark.parametrize(("hand_back_at", "passes"), [(0, 3), (100, 2)])
 def test_beam_hands_the_time_back_after_a_pass_that_finds_nothing_near_the_bound(
     pass_widths: list[int], hand_back_at: int, passes: int
