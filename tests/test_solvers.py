@@ -659,6 +659,26 @@ def test_auto_shortens_its_first_answer_with_one_narrow_beam_pass_early(pass_wid
     assert widths[1] == 2 * auto.EARLY_WIDTH
 
 
+def turns_with_a_beam_finding_nothing(
+    monkeypatch: pytest.MonkeyPatch, limit: float | None
+) -> tuple[Control, list[Any], list[tuple[float, int]]]:
+    """auto's turns on a 10x10 board under ``limit``, with a beam that finds nothing and
+    records each call's time left and width."""
+    from colorit.solvers import auto, beam
+    from colorit.solvers.base import Outcome
+
+    calls: list[tuple[float, int]] = []
+
+    def fake_search(graph, control, best, max_width=0, widths=None, hand_back_at=0, known_bound=0):  # type: ignore[no-untyped-def]
+        calls.append((control.deadline - time.monotonic(), max_width))
+        return Outcome(list(best), False, 0, 0)
+
+    monkeypatch.setattr(beam, "search", fake_search)
+    graph = RegionGraph.from_board(random_board(10, 10, 6, seed=1))
+    control = Control(Limits(time=limit))
+    return control, auto._helpers(graph, control), calls
+
+
 @pytest.mark.parametrize(("limit", "cut"), [(None, True), (600.0, True), (30.0, False)])
 def test_beam_turns_shrink_after_finding_nothing_under_long_limits(
     monkeypatch: pytest.MonkeyPatch, limit: float | None, cut: bool
@@ -667,22 +687,13 @@ def test_beam_turns_shrink_after_finding_nothing_under_long_limits(
     finds nothing shorter leaves the later turns ``UNIMPROVED_SCALE`` of their time.
     Under a shorter limit the beam's answer may be the one written, and every turn
     keeps its time."""
-    from colorit.solvers import auto, beam
-    from colorit.solvers.base import Outcome
+    from colorit.solvers import auto
 
-    spans: list[float] = []
-
-    def fake_search(graph, control, best, max_width=0, widths=None, hand_back_at=0, known_bound=0):  # type: ignore[no-untyped-def]
-        spans.append(control.deadline - time.monotonic())
-        return Outcome(list(best), False, 0, 0)
-
-    monkeypatch.setattr(beam, "search", fake_search)
-    graph = RegionGraph.from_board(random_board(10, 10, 6, seed=1))
-    control = Control(Limits(time=limit))
-    helpers = auto._helpers(graph, control)
+    _, helpers, calls = turns_with_a_beam_finding_nothing(monkeypatch, limit)
     answer = [0] * 40
     for _, turn in helpers[1:4]:
         turn(answer)  # nothing shorter each time
+    spans = [left for left, _ in calls]
     # the turns' caps: HELP_SHARE of 0.5 s, 2 s and 8 s (all below a quarter of the limit)
     planned = [auto.HELP_SHARE * at for at in (auto.HELP_FIRST_S, auto.HELP_FIRST_S * auto.HELP_GROWTH,
                                               auto.HELP_FIRST_S * auto.HELP_GROWTH**2)]
@@ -699,26 +710,16 @@ def test_beam_turns_under_long_limits_skip_an_answer_a_move_above_astars_level(
     finds, unless it finds the optimum a move below a too-long answer); further off, or
     under a shorter limit, where the beam's answer may be the one written, it runs. The
     early turn always runs."""
-    from colorit.solvers import auto, beam
-    from colorit.solvers.base import Outcome
+    from colorit.solvers import auto
 
-    calls: list[int] = []
-
-    def fake_search(graph, control, best, max_width=0, widths=None, hand_back_at=0, known_bound=0):  # type: ignore[no-untyped-def]
-        calls.append(max_width)
-        return Outcome(list(best), False, 0, 0)
-
-    monkeypatch.setattr(beam, "search", fake_search)
-    graph = RegionGraph.from_board(random_board(10, 10, 6, seed=1))
-    control = Control(Limits(time=limit))
-    helpers = auto._helpers(graph, control)
+    control, helpers, calls = turns_with_a_beam_finding_nothing(monkeypatch, limit)
     answer = [0] * 40
     control.raise_bound(len(answer) - gap)
     out = helpers[1][1](answer)
     assert out.codes == answer
     assert bool(calls) == runs
     helpers[0][1](answer)
-    assert calls[-1] == auto.EARLY_WIDTH
+    assert calls[-1][1] == auto.EARLY_WIDTH
 
 
 @pytest.mark.parametrize(("hand_back_at", "passes"), [(0, 3), (100, 2)])

@@ -69,15 +69,15 @@ HELP_SHARE = 0.25
 #: the one A* proves, and a turn that finds nothing shorter says the answer is likely
 #: optimal already: the later turns get ``UNIMPROVED_SCALE`` of their time, after each
 #: such turn. Under shorter limits the beam's answer is often the one written, and keeps
-#: its time (b24c6 at 5 s lost a move in 12 boards without this exception).
+#: its time (b24c6 at 5 s lost a move in 12 boards without this exception). Under such
+#: limits, too, a turn (past the early one) that comes while the answer is within
+#: ``HAND_BACK_GAP`` moves of A*'s level is skipped: A* ends at that level whatever the
+#: beam finds, unless the answer is a move too long and a pass finds the optimum, so the
+#: pass seldom pays for its time (in turns, whole runs: the 20 deep 16x16 boards 0.91 of
+#: the time, floodtest, b12c12 and b18c6 0.98-0.99, the others the same; with no turns
+#: at all the deep boards took 0.89, but boards A* cannot prove would lose their answers).
 PROVE_LIMIT_S = 60.0
 UNIMPROVED_SCALE = 0.5
-#: Under such limits, too, a turn (past the early one) that comes while the answer is at
-#: most a move above A*'s level is skipped: A* ends at that level whatever the beam
-#: finds, unless the answer is a move too long and a pass finds the optimum, so the pass
-#: seldom pays for its time (in turns, whole runs: the 20 deep 16x16 boards 0.91 of the
-#: time, floodtest, b12c12 and b18c6 0.98-0.99, the others the same; with no turns at
-#: all the deep boards took 0.89, but boards A* cannot prove would lose their answers).
 #: The last helper turn without a time limit.
 HELP_LAST_S = 4096.0
 #: Widest beam pass before the depth-first search when there is no time limit.
@@ -89,13 +89,15 @@ def _helpers(graph: RegionGraph, control: Control) -> list[astar.Helper]:
     widths: dict[str, int] = {}
     limit = control.deadline - control.started
     scale = 1.0  # of the turns still to come
-    cut = UNIMPROVED_SCALE if limit >= PROVE_LIMIT_S else 1.0
+    proving = limit >= PROVE_LIMIT_S  # the answer written is nearly always A*'s proven one
+    cut = UNIMPROVED_SCALE if proving else 1.0
 
-    def turn(share: float, most_s: float, max_width: int = beam.MAX_WIDTH) -> Callable[[list[int]], Outcome]:
+    def turn(share: float, most_s: float, max_width: int = beam.MAX_WIDTH,
+             early: bool = False) -> Callable[[list[int]], Outcome]:
         def improve(current: list[int]) -> Outcome:
             nonlocal scale
-            if cut < 1.0 and max_width > EARLY_WIDTH and len(current) <= control.lower_bound + 1:
-                return Outcome(list(current), False, control.lower_bound)  # see PROVE_LIMIT_S
+            if proving and not early and len(current) <= control.lower_bound + HAND_BACK_GAP:
+                return Outcome(list(current), False, control.lower_bound)  # A* near a proof
             sub = control.sub(time_share=share, most_s=most_s * scale)
             hand_back = control.lower_bound + HAND_BACK_GAP if limit <= SHORT_LIMIT_S else 0
             out = beam.search(graph, sub, current, max_width=max_width, widths=widths, hand_back_at=hand_back,
@@ -109,7 +111,7 @@ def _helpers(graph: RegionGraph, control: Control) -> list[astar.Helper]:
     if limit <= SHORT_LIMIT_S:
         after = IMPROVE_AFTER_TINY if limit <= beam.TINY_LIMIT_S and not astar.is_small(graph) else IMPROVE_AFTER
         return [(control.started + after * limit, turn(IMPROVE_SHARE, float("inf")))]
-    helpers: list[astar.Helper] = [(control.started + EARLY_HELP_S, turn(1.0, EARLY_MOST_S, EARLY_WIDTH))]
+    helpers: list[astar.Helper] = [(control.started + EARLY_HELP_S, turn(1.0, EARLY_MOST_S, EARLY_WIDTH, early=True))]
     at = HELP_FIRST_S
     while at < min(limit, HELP_LAST_S):
         helpers.append((control.started + at, turn(1.0, HELP_SHARE * at)))

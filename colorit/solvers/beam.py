@@ -75,9 +75,10 @@ MAX_WIDTH = 1 << 14
 #: board). Under a tiny limit the margin matters most: b24c6 at 0.1 s, 0.85 of the time
 #: left had 38 of 100 second passes cut by the deadline (their gains: 15 moves, against
 #: 563 for the passes that ended), 0.75 three (boards 0-400: 12,727 moves against
-#: 12,776; 400-800: 12,745 against 12,785); floodtest at 0.01 s and 0.02 s, pc19 at 0.01 s
-#: and b24c6 at 0.05 s the same totals. Passes go on while one of ``FIRST_WIDTH`` fits. (Only where playouts run;
-#: on the adjacency lists a pass's answer comes at its end, and widths double.)
+#: 12,776; 400-800: 12,745 against 12,785); floodtest at 0.01 s and 0.02 s, pc19 at
+#: 0.01 s and b24c6 at 0.05 s the same totals. Passes go on while one of ``FIRST_WIDTH``
+#: fits. (Only where playouts run; on the adjacency lists a pass's answer comes at its
+#: end, and widths double.)
 WIDTH_COST_POWER = 0.8
 FIT_SHARE = 0.7
 MAX_GROWTH = 64
