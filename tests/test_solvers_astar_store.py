@@ -1,8 +1,9 @@
 """A*'s node store (``colorit.solvers.astar_store``): the record words pack and unpack
 what they hold, the root is node 0 and the seen table finds it, moves come back along
 parent links, a grown store keeps its records and finds them all in its rebuilt table,
-its first capacity fits the memory it is given, a store is taken again for the next
-search of its width, and the frontier cache holds what its nodes' rows say."""
+its records grow within one reservation the memory cap sizes, its first capacity fits
+the memory it is given, a store is taken again for the next search of its width, and
+the frontier cache holds what its nodes' rows say."""
 
 from __future__ import annotations
 
@@ -139,6 +140,28 @@ def test_a_grown_store_keeps_its_records_and_finds_every_live_one() -> None:
         found = table_find(st_.table, st_.nodes, bits, np.uint64(hash_words(bits, SHAPE)), SHAPE)
         assert found == node if node < 3 else found < 0
     assert st_.path_to(3) == [1, 2, 3]
+
+
+def test_records_grow_within_one_reservation_the_cap_sizes() -> None:
+    """The first growth reserves as many doublings as ``reserve_bytes`` holds (here
+    64 rows of 4 words with their child levels) and copies the rows once; later
+    growths are longer views of it, so a row written before one is still there after."""
+    st_ = store.NodeStore(WORDS, ub=10, capacity=8, index_bytes=1 << 16, reserve_bytes=64 * (WORDS + 3) * 8)
+    st_.child_f = np.zeros(st_.capacity, dtype=np.uint64)
+    st_.plant_root(to_bits([0], 128), 3)
+    st_.child_f[0] = 5
+    st_.grow_nodes(1)
+    base = st_.nodes.base
+    assert base is not None and base.shape[0] == 64 and st_.capacity == 16
+    st_.nodes[15, 0] = 77
+    st_.child_f[15] = 6
+    st_.grow_nodes(16)
+    st_.grow_nodes(32)
+    assert st_.capacity == 64 and st_.nodes.base is base and st_.child_f.shape == (64,)
+    assert st_.nodes[15, 0] == 77 and st_.child_f[15] == 6 and st_.child_f[0] == 5
+    assert st_.nodes[1:15].sum() == 0  # zeroed, not leftovers
+    st_.grow_nodes(64)  # past the reservation: a new one, the rows copied again
+    assert st_.capacity == 128 and st_.nodes.base is not base and st_.nodes[15, 0] == 77
 
 
 def test_first_capacity_fits_the_memory() -> None:

@@ -172,7 +172,7 @@ def search(
     if keep_child_f is None:
         keep_child_f = graph.n_colours <= CHILD_LEVEL_COLOURS
     st = NodeStore.take(words, ub, first_capacity(words, store_cap), store_cap * INDEX_SHARE,
-                        dominance.slots_for(graph.n_colours), child_f=keep_child_f)
+                        dominance.slots_for(graph.n_colours), child_f=keep_child_f, reserve_bytes=store_cap)
     due = _Helpers(helpers, control)
     try:
         st.plant_root(root, root_bound)
