@@ -158,7 +158,7 @@ def test_astar_expands_fewer_states_with_the_index(
     the window misses: the same optimum, proven, with fewer states expanded; with the
     deferred children's levels kept (the default) and without (a node back for one makes
     all its children again, so more states are made to drop)."""
-    board = random_board(11, 11, 10, 3)
+    board = random_board(12, 12, 10, 3)
     graph = RegionGraph.from_board(board)
     monkeypatch.setattr(astar_store, "FIRST_CAPACITY", 256)  # the index starts when the store grows
     monkeypatch.setattr(dominance, "START_TABLE_SLOTS", 0)

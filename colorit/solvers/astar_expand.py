@@ -326,7 +326,9 @@ def expand(graph, adj_bits, colour_adj, store, ctr, absorbs, budget, shape):  # 
                 f2 = g2 + bound_bits_many_colours(child, child_front, colour_mask, adj_bits, shape, f - g2)
             else:
                 ctr[BOUNDS] += 1
-                f2 = g2 + bound_bits(child, child_front, colour_mask, colour_adj, adj_bits, shape, f - g2)
+                # the node's level bounds its children's too: the bound's last-step test
+                # can lift a node a move where it does not lift its child
+                f2 = max(f, g2 + bound_bits(child, child_front, colour_mask, colour_adj, adj_bits, shape, f - g2))
             if f2 >= ctr[UB]:
                 continue
             # deferred before the lookups: if the search gets to f2 it makes the child

@@ -7,11 +7,24 @@ in the layer, each costs one move and only their regions join; otherwise one
 optimum: a colour whose last regions border the flood can always be played first without
 loss, and a colour-blind step covers everything any single real move could reach.
 
-Two kernels compute the same value: ``elimination_bound`` walks the remaining regions
+The searches' kernel, ``bound_bits`` (word-parallel on bitset adjacency rows, for graphs
+small enough to keep R x R bits), then tests the count's last colour-blind step: after
+it the count only removes colours, one move each. If no real move from where that step
+starts leaves a position that such removals alone finish, the step costs a move more.
+Proof: there no colour can be removed (else the count would have removed it), so a real
+move there removes none, and the K colours present all remain; finishing in K more
+moves means playing each once, so each play takes every region left of its colour,
+which is a run of removals from that position, and the test found none. The count up to
+that step stays admissible (an elimination is played first without loss, and a larger
+flooded set never needs more moves), so the bound never exceeds the optimum. The test
+lifts the root's bound on 40% of floodtest's boards and 30% of pc19's, and halves the
+nodes A* expands on pc19, b24c4 and b10c15.
+
+``elimination_bound`` counts the moves without that test, walking the remaining regions
 once on the adjacency lists (lists and stamps, not bitsets), so one evaluation costs
-O(regions + edges outside the flood + layers * colours) on any graph; ``bound_bits``
-works word-parallel on bitset adjacency rows, for graphs small enough to keep R x R bits,
-and grows the flood by a whole colour's row at each elimination.
+O(regions + edges outside the flood + layers * colours) on any graph: it is for graphs
+too big for bitsets, and its value is the bitset kernel's or one less (as is
+``bound_bits_many_colours``', for graphs of more than 64 colours).
 """
 
 from __future__ import annotations
@@ -225,6 +238,78 @@ def bound_bits_many_colours(flooded, front, colour_mask, adj_bits, shape, limit)
             layer[w] &= ~expanded[w]
 
 
+@kernel
+def _one_move_then_eliminations(before, layer, c, colour_mask, colour_adj, adj_bits, shape):  # type: ignore[no-untyped-def]
+    """Whether, from the expanded set ``before`` (whose frontier is ``layer``), playing
+    colour ``c`` and then only moves that each remove a colour can take every region:
+    the eliminations are made in rounds, every colour whose regions left all border the
+    set at once (a colour that can be removed stays removable, so the order is free)."""
+    n_col = colour_mask.shape[0]
+    words = len(shape)
+    expanded = local_words(shape)
+    lay = local_words(shape)
+    take = local_words(shape)
+    grow = local_words(shape)
+    for w in range(words):
+        a = layer[w] & colour_mask[c, w]
+        expanded[w] = before[w] | a
+        lay[w] = layer[w] & ~a
+    for w in range(words):
+        x = layer[w] & colour_mask[c, w]
+        while x != np.uint64(0):
+            r = (w << 6) + np.int64(ctz(x))
+            x &= x - np.uint64(1)
+            for v in range(words):
+                lay[v] |= adj_bits[r, v]
+    for w in range(words):
+        lay[w] &= ~expanded[w]
+    while True:
+        present = False
+        n_elim = 0
+        for w in range(words):
+            take[w] = 0
+            grow[w] = 0
+        for k in range(n_col):
+            rem = np.uint64(0)
+            out = np.uint64(0)
+            for w in range(words):
+                m = colour_mask[k, w] & ~expanded[w]
+                rem |= m
+                out |= m & ~lay[w]
+            if rem != np.uint64(0):
+                present = True
+                if out == np.uint64(0):
+                    n_elim += 1
+                    for w in range(words):
+                        take[w] |= colour_mask[k, w] & lay[w]
+                        grow[w] |= colour_adj[k, w]
+        if not present:
+            return True
+        if n_elim == 0:
+            return False
+        for w in range(words):
+            expanded[w] |= take[w]
+            lay[w] = (lay[w] | grow[w]) & ~expanded[w]
+
+
+@kernel
+def _last_step_costs_more(before, layer, colour_mask, colour_adj, adj_bits, shape):  # type: ignore[no-untyped-def]
+    """Whether the count's last colour-blind step, from ``before`` with frontier
+    ``layer`` (no colour removable there), costs a move more: no real move from there
+    leaves a position that removals alone finish."""
+    n_col = colour_mask.shape[0]
+    words = len(shape)
+    for c in range(n_col):
+        meets = False
+        for w in range(words):
+            if layer[w] & colour_mask[c, w]:
+                meets = True
+                break
+        if meets and _one_move_then_eliminations(before, layer, c, colour_mask, colour_adj, adj_bits, shape):
+            return False
+    return True
+
+
 @superword_kernel(min_words=SUPERWORD_MIN_WORDS)
 def bound_bits(flooded, front, colour_mask, colour_adj, adj_bits, shape, limit):  # type: ignore[no-untyped-def]
     """``elimination_bound`` on bitset adjacency rows (``adj_bits[r]`` = neighbours of r,
@@ -249,7 +334,10 @@ def bound_bits(flooded, front, colour_mask, colour_adj, adj_bits, shape, limit):
 
     Once the bound is known to exceed ``limit`` (moves counted plus one per colour still
     present), that lower value is returned at once: a search that only needs to know
-    whether a node can beat its best answer is spared the rest.
+    whether a node can beat its best answer is spared the rest. When the count is done,
+    its last colour-blind step is tested (``_last_step_costs_more``, the module's
+    docstring) and may add one: the value is not consistent (a child's can be two
+    below its parent's), so A* keeps a child no lower than its parent's level.
 
     From ``SUPERWORD_MIN_WORDS`` words it is compiled with LLVM's SLP vectorizer, which
     does the word loops' bitwise steps several words at a time."""
@@ -260,6 +348,9 @@ def bound_bits(flooded, front, colour_mask, colour_adj, adj_bits, shape, limit):
     take = local_words(shape)
     grow = local_words(shape)
     beyond = local_words(shape)
+    last_before = local_words(shape)
+    last_layer = local_words(shape)
+    blind = False
     # the first step's test goes with the presence test, in one pass over the masks;
     # ``alive`` holds the colours present and not yet eliminated, ``take`` the regions
     # the eliminations take and ``grow`` their colours' rows
@@ -306,7 +397,10 @@ def bound_bits(flooded, front, colour_mask, colour_adj, adj_bits, shape, limit):
             h += 1
             if h + n_present > limit:
                 return h + n_present
+            blind = True
             for w in range(words):
+                last_before[w] = expanded[w]
+                last_layer[w] = layer[w]
                 take[w] = layer[w]
                 expanded[w] |= take[w]
                 layer[w] = 0
@@ -324,6 +418,8 @@ def bound_bits(flooded, front, colour_mask, colour_adj, adj_bits, shape, limit):
             take[w] = 0
             grow[w] = 0
         if n_present == 0:
+            if blind and _last_step_costs_more(last_before, last_layer, colour_mask, colour_adj, adj_bits, shape):
+                return h + 1
             return h
         if h + n_present > limit:
             return h + n_present
