@@ -371,7 +371,7 @@ def test_astar_keeps_deferred_childrens_levels_up_to_sixteen_colours(last_counte
 
     most = astar_store.CHILD_LEVEL_COLOURS
     cases = [(26, astar.FEW_COLOURS, 4), (26, astar.FEW_COLOURS, 8), (18, 6, 2), (14, 6, 1), (13, 8, 5),
-             (14, 8, 3), (11, 12, 1), (10, most, 2)]
+             (14, 8, 3), (11, 12, 1), (10, most, 3)]
     for side, colours, seed in cases:
         graph = RegionGraph.from_board(random_board(side, side, colours, seed=seed))
         assert graph.n_colours == colours

@@ -1,7 +1,7 @@
 """The colour-elimination lower bound (``colorit.solvers.bound``): the list kernel
 (``lower_bound``/``elimination_bound``) counts the moves, the bitset kernel
 (``elimination_bound_bits``) counts the same and adds one when the count's last
-colour-blind step cannot be a real move; neither exceeds the true optimum found by the
+colour-blind step, or the one before it, cannot be a real move; neither exceeds the true optimum found by the
 naive exhaustive search, from the start and from positions reached by random moves, and
 at a limit each returns its bound or, past it, a value above the limit and not above the
 bound."""
@@ -16,7 +16,7 @@ from colorit import Board, RegionGraph
 from colorit.game.bitset import count, from_bits, pad_words, to_bits
 from colorit.game.graph import adjacency_bits, padded
 from colorit.game.play_bits import play
-from colorit.solvers.bound import bound_bits, elimination_bound_bits, lower_bound
+from colorit.solvers.bound import _count_from, bound_bits, elimination_bound_bits, lower_bound
 
 import naive
 from boardgen import STABLE, boards, front_of, rows_of
@@ -39,7 +39,7 @@ def bits_bound(graph: RegionGraph, flooded: np.ndarray, pad: int = 0, limit: int
 
 def refines(listed: int, bits: int) -> bool:
     """The bitset kernel's value against the list kernel's: the same, or one more where
-    the last-step test adds a move."""
+    a step's test adds a move."""
     return listed <= bits <= listed + 1
 
 
@@ -94,6 +94,18 @@ def test_a_last_colour_blind_step_no_real_move_can_stand_for() -> None:
     assert bits_bound(g, g.initial_state()) == 5 == naive.optimal_length(rows)
     pg = padded(g)
     assert bound_bits(pg.root, pg.root_front, pg.arrays.colour_mask, pg.colour_adj, pg.adj_bits, pg.shape, 4) == 5
+
+
+def test_a_second_to_last_colour_blind_step_no_real_move_can_stand_for() -> None:
+    # twelve one-cell regions: the count is 5 and its last colour-blind step passes its
+    # test (``_count_from`` counts with that test alone), but from where the step before
+    # it starts, every real move leaves a position whose count is still 4: 6, the optimum
+    rows = [[0, 2, 1], [1, 0, 2], [0, 1, 0], [1, 0, 2]]
+    g = RegionGraph.from_board(Board.from_rows(rows))
+    pg = padded(g)
+    assert lower_bound(g) == 5
+    assert _count_from(pg.root, pg.root_front, pg.arrays.colour_mask, pg.colour_adj, pg.adj_bits, pg.shape, 99) == 5
+    assert bits_bound(g, g.initial_state()) == 6 == naive.optimal_length(rows)
 
 
 def test_one_colour_and_one_cell() -> None:
