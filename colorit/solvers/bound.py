@@ -8,23 +8,9 @@ optimum: a colour whose last regions border the flood can always be played first
 loss, and a colour-blind step covers everything any single real move could reach.
 
 The searches' kernel, ``bound_bits`` (word-parallel on bitset adjacency rows, for graphs
-small enough to keep R x R bits), then tests the count's last colour-blind step: after
-it the count only removes colours, one move each. If no real move from where that step
-starts leaves a position that such removals alone finish, the step costs a move more.
-Proof: there no colour can be removed (else the count would have removed it), so a real
-move there removes none, and the K colours present all remain; finishing in K more
-moves means playing each once, so each play takes every region left of its colour,
-which is a run of removals from that position, and the test found none. The count up to
-that step stays admissible (an elimination is played first without loss, and a larger
-flooded set never needs more moves), so the bound never exceeds the optimum. The test
-lifts the root's bound on 40% of floodtest's boards and 30% of pc19's, and halves the
-nodes A* expands on pc19, b24c4 and b10c15. When it adds nothing, the colour-blind step
-before the last is tested the same way, by the count itself: if every real move from
-where it starts leaves a position whose count (``_count_from``, with its last-step
-test) is no smaller than the count there after the step, the step costs a move more
-(the same argument: the first move from there is a real one, and what follows it
-needs at least its position's count). On the 16x16 boards with 10 colours it makes A*
-0.87-0.90 of the time; on the small sets it costs what it saves.
+small enough to keep R x R bits), then tests the count's last colour-blind step, and if
+that adds nothing the one before it, and may add a move (``bound_steps``, where the
+tests and their proof live).
 
 ``elimination_bound`` counts the moves without that test, walking the remaining regions
 once on the adjacency lists (lists and stamps, not bitsets), so one evaluation costs
@@ -43,6 +29,7 @@ from .._jit import kernel, superword_kernel
 from ..game.bitset import ctz, local_words, popcount
 from ..game.graph import RegionGraph, colour_rows
 from ..game.play_bits import start_state
+from .bound_steps import last_step_costs_more, step_costs_more
 
 #: Widths (words a set) from which ``bound_bits`` is compiled with LLVM's SLP vectorizer
 #: (``_jit.superword_kernel``): on A*'s own calls (``benchmarks/bound_kernel.py``), the
@@ -50,6 +37,12 @@ from ..game.play_bits import start_state
 #: b24c6), 0.84-1.03 at 4 (floodtest, b18c6), 0.98-1.00 at 3 and 1.12-1.13 at 2
 #: (b12c12, b10c15).
 SUPERWORD_MIN_WORDS = 4
+#: Widths (words a set) from which ``bound_bits`` tests the colour-blind step before the
+#: last (``bound_steps.step_costs_more``): in one process, with it against without,
+#: b10c15 (2 words) 1.95 s against 1.33, pc19 (2) 0.78 against 0.69; from 4 words, in
+#: turns: floodtest 0.88 of the time, the 16x16 boards with 10 colours 0.92, b18c6
+#: 0.84, b24c4 0.97. It pays where searches are long.
+SECOND_TEST_MIN_WORDS = 4
 
 
 class BoundScratch(NamedTuple):
@@ -244,192 +237,6 @@ def bound_bits_many_colours(flooded, front, colour_mask, adj_bits, shape, limit)
             layer[w] &= ~expanded[w]
 
 
-@kernel
-def _one_move_then_eliminations(before, layer, c, colour_mask, colour_adj, adj_bits, shape):  # type: ignore[no-untyped-def]
-    """Whether, from the expanded set ``before`` (whose frontier is ``layer``), playing
-    colour ``c`` and then only moves that each remove a colour can take every region:
-    the eliminations are made in rounds, every colour whose regions left all border the
-    set at once (a colour that can be removed stays removable, so the order is free)."""
-    n_col = colour_mask.shape[0]
-    words = len(shape)
-    expanded = local_words(shape)
-    lay = local_words(shape)
-    take = local_words(shape)
-    grow = local_words(shape)
-    for w in range(words):
-        a = layer[w] & colour_mask[c, w]
-        expanded[w] = before[w] | a
-        lay[w] = layer[w] & ~a
-    for w in range(words):
-        x = layer[w] & colour_mask[c, w]
-        while x != np.uint64(0):
-            r = (w << 6) + np.int64(ctz(x))
-            x &= x - np.uint64(1)
-            for v in range(words):
-                lay[v] |= adj_bits[r, v]
-    for w in range(words):
-        lay[w] &= ~expanded[w]
-    while True:
-        present = False
-        n_elim = 0
-        for w in range(words):
-            take[w] = 0
-            grow[w] = 0
-        for k in range(n_col):
-            rem = np.uint64(0)
-            out = np.uint64(0)
-            for w in range(words):
-                m = colour_mask[k, w] & ~expanded[w]
-                rem |= m
-                out |= m & ~lay[w]
-            if rem != np.uint64(0):
-                present = True
-                if out == np.uint64(0):
-                    n_elim += 1
-                    for w in range(words):
-                        take[w] |= colour_mask[k, w] & lay[w]
-                        grow[w] |= colour_adj[k, w]
-        if not present:
-            return True
-        if n_elim == 0:
-            return False
-        for w in range(words):
-            expanded[w] |= take[w]
-            lay[w] = (lay[w] | grow[w]) & ~expanded[w]
-
-
-@kernel
-def _last_step_costs_more(before, layer, colour_mask, colour_adj, adj_bits, shape):  # type: ignore[no-untyped-def]
-    """Whether the count's last colour-blind step, from ``before`` with frontier
-    ``layer`` (no colour removable there), costs a move more: no real move from there
-    leaves a position that removals alone finish."""
-    n_col = colour_mask.shape[0]
-    words = len(shape)
-    for c in range(n_col):
-        meets = False
-        for w in range(words):
-            if layer[w] & colour_mask[c, w]:
-                meets = True
-                break
-        if meets and _one_move_then_eliminations(before, layer, c, colour_mask, colour_adj, adj_bits, shape):
-            return False
-    return True
-
-
-@kernel
-def _count_from(start, frontier, colour_mask, colour_adj, adj_bits, shape, limit):  # type: ignore[no-untyped-def]
-    """The count with its last-step test from ``start`` (the flood or a set grown from
-    it) whose frontier is ``frontier``; past ``limit``, some value above it. (The
-    second-to-last step's test asks it once per move it tries.)"""
-    n_col = colour_mask.shape[0]
-    words = len(shape)
-    expanded = local_words(shape)
-    layer = local_words(shape)
-    take = local_words(shape)
-    grow = local_words(shape)
-    last_before = local_words(shape)
-    last_layer = local_words(shape)
-    alive = np.uint64(0)
-    n_present = 0
-    for w in range(words):
-        expanded[w] = start[w]
-        layer[w] = frontier[w]
-    for c in range(n_col):
-        rem = np.uint64(0)
-        for w in range(words):
-            rem |= colour_mask[c, w] & ~expanded[w]
-        if rem != np.uint64(0):
-            alive |= np.uint64(1) << np.uint64(c)
-            n_present += 1
-    h = 0
-    blind = False
-    while True:
-        if n_present == 0:
-            if blind and _last_step_costs_more(last_before, last_layer, colour_mask, colour_adj, adj_bits, shape):
-                return h + 1
-            return h
-        if h + n_present > limit:
-            return h + n_present
-        n_elim = 0
-        for w in range(words):
-            take[w] = 0
-            grow[w] = 0
-        for c in range(n_col):
-            if not (alive >> np.uint64(c)) & np.uint64(1):
-                continue
-            out = np.uint64(0)
-            for w in range(words):
-                out |= colour_mask[c, w] & ~(expanded[w] | layer[w])
-            if out == np.uint64(0):
-                n_elim += 1
-                alive &= ~(np.uint64(1) << np.uint64(c))
-                for w in range(words):
-                    take[w] |= colour_mask[c, w] & layer[w]
-                    grow[w] |= colour_adj[c, w]
-        if n_elim > 0:
-            h += n_elim
-            n_present -= n_elim
-            for w in range(words):
-                expanded[w] |= take[w]
-                layer[w] = (layer[w] | grow[w]) & ~expanded[w]
-            continue
-        h += 1
-        if h + n_present > limit:
-            return h + n_present
-        blind = True
-        for w in range(words):
-            last_before[w] = expanded[w]
-            last_layer[w] = layer[w]
-            take[w] = layer[w]
-            expanded[w] |= take[w]
-            layer[w] = 0
-        for w in range(words):
-            x = take[w]
-            while x != np.uint64(0):
-                r = (w << 6) + np.int64(ctz(x))
-                x &= x - np.uint64(1)
-                for v in range(words):
-                    layer[v] |= adj_bits[r, v]
-        for w in range(words):
-            layer[w] &= ~expanded[w]
-
-
-@kernel
-def _step_costs_more(before, layer, rest, colour_mask, colour_adj, adj_bits, shape):  # type: ignore[no-untyped-def]
-    """Whether a colour-blind step from ``before`` (frontier ``layer``, no colour
-    removable there), after which the count takes ``rest`` moves in all, costs a move
-    more: every real move from there leaves a position whose count (with its last-step
-    test) is ``rest`` or more."""
-    n_col = colour_mask.shape[0]
-    words = len(shape)
-    start = local_words(shape)
-    front = local_words(shape)
-    for c in range(n_col):
-        meets = False
-        for w in range(words):
-            if layer[w] & colour_mask[c, w]:
-                meets = True
-                break
-        if not meets:
-            continue
-        for w in range(words):
-            a = layer[w] & colour_mask[c, w]
-            start[w] = before[w] | a
-            front[w] = layer[w] & ~a
-        for w in range(words):
-            x = layer[w] & colour_mask[c, w]
-            while x != np.uint64(0):
-                r = (w << 6) + np.int64(ctz(x))
-                x &= x - np.uint64(1)
-                for v in range(words):
-                    front[v] |= adj_bits[r, v]
-        for w in range(words):
-            front[w] &= ~start[w]
-        if _count_from(start, front, colour_mask, colour_adj, adj_bits, shape, rest - 1) <= rest - 1:
-            return False
-    return True
-
-
 @superword_kernel(min_words=SUPERWORD_MIN_WORDS)
 def bound_bits(flooded, front, colour_mask, colour_adj, adj_bits, shape, limit):  # type: ignore[no-untyped-def]
     """``elimination_bound`` on bitset adjacency rows (``adj_bits[r]`` = neighbours of r,
@@ -455,10 +262,10 @@ def bound_bits(flooded, front, colour_mask, colour_adj, adj_bits, shape, limit):
     Once the bound is known to exceed ``limit`` (moves counted plus one per colour still
     present), that lower value is returned at once: a search that only needs to know
     whether a node can beat its best answer is spared the rest. When the count is done,
-    its last colour-blind step is tested (``_last_step_costs_more``, the module's
-    docstring), and if that adds nothing the one before it (``_step_costs_more``,
-    which counts again from each real move with ``_count_from``, the same loop without
-    the first step's fusion); either may add one: the value is not consistent (a child's can be two
+    its last colour-blind step is tested (``bound_steps.last_step_costs_more``), and if
+    that adds nothing the one before it (``bound_steps.step_costs_more``, which counts
+    again from each real move with ``count_from``, the same loop without the first
+    step's fusion); either may add one: the value is not consistent (a child's can be two
     below its parent's), so A* keeps a child no lower than its parent's level.
 
     From ``SUPERWORD_MIN_WORDS`` words it is compiled with LLVM's SLP vectorizer, which
@@ -552,9 +359,10 @@ def bound_bits(flooded, front, colour_mask, colour_adj, adj_bits, shape, limit):
             take[w] = 0
             grow[w] = 0
         if n_present == 0:
-            if blind and _last_step_costs_more(last_before, last_layer, colour_mask, colour_adj, adj_bits, shape):
+            if blind and last_step_costs_more(last_before, last_layer, colour_mask, colour_adj, adj_bits, shape):
                 return h + 1
-            if two and _step_costs_more(prev_before, prev_layer, h - prev_h, colour_mask, colour_adj, adj_bits, shape):
+            if (two and words >= SECOND_TEST_MIN_WORDS
+                    and step_costs_more(prev_before, prev_layer, h - prev_h, colour_mask, colour_adj, adj_bits, shape)):
                 return h + 1
             return h
         if h + n_present > limit:
