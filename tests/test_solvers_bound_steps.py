@@ -50,3 +50,42 @@ def test_a_second_to_last_colour_blind_step_no_real_move_can_stand_for() -> None
     assert count_from(pg.root, pg.root_front, pg.arrays.colour_mask, pg.colour_adj, pg.adj_bits, pg.shape, 99) == 5
     assert bits_of(g) == 5  # two words
     assert bits_of(g, SECOND_TEST_MIN_WORDS) == 6 == naive.optimal_length(rows)
+
+
+def test_the_memo_keeps_the_answers_of_its_own_search_only() -> None:
+    """Through A*'s memo the bound is the unmemoised one at every position along a game,
+    asked twice (the second time from the memo), from 3 words with the second test
+    (``MEMO_SECOND_TEST_MIN_WORDS``); a new epoch (a new search) finds nothing kept."""
+    from colorit.game.generate import random_board
+    from colorit.solvers.astar_store import TEST_MEMO_SLOTS
+    from colorit.solvers.bound import MEMO_SECOND_TEST_MIN_WORDS
+    from colorit.solvers.bound_steps import TAG_BITS, memo_get
+
+    g = RegionGraph.from_board(random_board(14, 14, 6, seed=3))
+    pg = padded(g)
+    words = len(pg.root)
+    assert words >= MEMO_SECOND_TEST_MIN_WORDS
+    memo = np.zeros((TEST_MEMO_SLOTS + 1, words + 1), np.uint64)
+    memo[0, 0] = 1
+    rows = (pg.arrays.colour_mask, pg.colour_adj, pg.adj_bits)
+    flooded, front = pg.root.copy(), pg.root_front.copy()
+    for _ in range(12):
+        c = int(pg.arrays.region_colour[int(np.flatnonzero(np.unpackbits(front.view(np.uint8), bitorder="little"))[0])])
+        plain = int(bound_bits(flooded, front, *rows, pg.shape, 99))
+        with_memo = [int(bound_bits(flooded, front, *rows, pg.shape, 99, memo)) for _ in range(2)]
+        assert with_memo[0] == with_memo[1] >= plain
+        taken = front & pg.arrays.colour_mask[c]
+        flooded = flooded | taken
+        grown = np.zeros_like(front)
+        for r in np.flatnonzero(np.unpackbits(flooded.view(np.uint8), bitorder="little")):
+            grown |= pg.adj_bits[r]
+        front = grown & ~flooded
+        if not front.any():
+            break
+    assert (memo[1:, words] != 0).any()
+    kept = [k for k in range(1, memo.shape[0]) if memo[k, words]]
+    key = memo[kept[0], :words].copy()
+    tag = np.uint64((int(memo[kept[0], words]) >> 1) & ((1 << TAG_BITS) - 1))
+    assert memo_get(memo, key, tag, pg.shape) >= 0
+    memo[0, 0] += np.uint64(1)
+    assert memo_get(memo, key, tag, pg.shape) == -1

@@ -91,7 +91,7 @@ def expand(graph, adj_bits, colour_adj, store, ctr, absorbs, budget, shape):  # 
     ``ctr[UB]`` (that answer is optimal), ``NEED_NODES``/``NEED_TABLE`` when the store
     must grow before the next node, ``SLICE_DONE`` when the budget is spent."""
     colour_mask, region_colour = graph.colour_mask, graph.region_colour
-    nodes, table, heads, hi, recent, n_recent, supersets, fronts, child_f = store
+    nodes, table, heads, hi, recent, n_recent, supersets, fronts, child_f, tests = store
     n_fronts = fronts.shape[0]
     n_regions = region_colour.shape[0]
     words = len(shape)
@@ -328,7 +328,7 @@ def expand(graph, adj_bits, colour_adj, store, ctr, absorbs, budget, shape):  # 
                 ctr[BOUNDS] += 1
                 # the node's level bounds its children's too: the bound's last-step test
                 # can lift a node a move where it does not lift its child
-                f2 = max(f, g2 + bound_bits(child, child_front, colour_mask, colour_adj, adj_bits, shape, f - g2))
+                f2 = max(f, g2 + bound_bits(child, child_front, colour_mask, colour_adj, adj_bits, shape, f - g2, tests))
             if f2 >= ctr[UB]:
                 continue
             # deferred before the lookups: if the search gets to f2 it makes the child

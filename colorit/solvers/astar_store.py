@@ -49,6 +49,10 @@ REBUILD_S_PER_NODE = 3e-7
 #: expansions hit with 64 slots, and A* runs 2-3% faster on pc19, b12c12, b14c8 and
 #: floodtest; 16 and 256 slots are no better.
 FRONT_CACHE_SLOTS = 64
+#: Slots of the memo of the bound's tests (``bound_steps.memo_get``), a power of two:
+#: the tests ask again about the same positions from many children. Under a small
+#: memory cap, fewer: the memo takes no more than the superset index may.
+TEST_MEMO_SLOTS = 1 << 14
 
 
 # --- node records: [set words..., link = parent << 32 | next, meta = g << 32 | move << 8 | flags]
@@ -159,6 +163,7 @@ class StoreArrays(NamedTuple):
     supersets: dominance.Supersets
     fronts: np.ndarray  #: (FRONT_CACHE_SLOTS, words + 1) uint64
     child_f: np.ndarray  #: (capacity,) uint64 where kept (``search``'s ``keep_child_f``), else (0,)
+    tests: np.ndarray  #: (slots + 1, words + 1) uint64, the bound's tests (``bound_steps.memo_get``)
 
 
 @kernel
@@ -214,6 +219,10 @@ class NodeStore:
         self.slots = dominance.SLOTS
         self.supersets = dominance.index_off(words)
         self.fronts = np.zeros((FRONT_CACHE_SLOTS, words + 1), dtype=np.uint64)
+        slots = TEST_MEMO_SLOTS
+        while slots > 1 and slots * (words + 1) * 8 > index_bytes:
+            slots //= 2
+        self.tests = np.zeros((slots + 1, words + 1), dtype=np.uint64)
         self.first = capacity
         self._reset(ub)
 
@@ -223,6 +232,7 @@ class NodeStore:
         self.recent = np.empty((ub + 1, dominance.window_for(self.words), self.words), dtype=np.uint64)
         self.n_recent = np.zeros(ub + 1, dtype=np.int64)
         self.fronts[:, self.words] = 0
+        self.tests[0, 0] += np.uint64(1)  # a new search: what the memo holds is stale
 
     def _index_shape(self) -> tuple[int, int]:
         return dominance.index_shape(self.table.shape[0], self.index_bytes, self.slots)
@@ -267,12 +277,12 @@ class NodeStore:
     def arrays(self) -> StoreArrays:
         return StoreArrays(
             self.nodes, self.table, self.heads, self.hi, self.recent, self.n_recent, self.supersets, self.fronts,
-            self.child_f,
+            self.child_f, self.tests,
         )
 
     def nbytes(self) -> int:
         return (self.nodes.nbytes + self.table.nbytes + self.heads.nbytes + self.recent.nbytes
-                + self.supersets.buckets.nbytes + self.child_f.nbytes)
+                + self.supersets.buckets.nbytes + self.child_f.nbytes + self.tests.nbytes)
 
     def grow_nodes(self, n_used: int) -> None:
         rows = self.capacity * 2

@@ -121,10 +121,12 @@ def _helpers(graph: RegionGraph, control: Control) -> list[astar.Helper]:
 
 @register("auto", "an answer at once, then A* until proven optimal or out of time or memory", exact=True, aliases=("default",), rank=6)
 def solve_auto(graph: RegionGraph, control: Control) -> Outcome:
-    best = first_answer(graph, control)
+    exact = graph.n_words <= max(WIDTH_TIERS)
+    # under a long limit A* nearly always proves the optimum: the cheaper first answer
+    best = first_answer(graph, control, cheap=exact and control.deadline - control.started >= PROVE_LIMIT_S)
     lower = 0
     states = 0
-    if graph.n_words <= max(WIDTH_TIERS):
+    if exact:
 
         out = astar.search(graph, control, best, _helpers(graph, control))
         if out.proven_optimal or out.stopped != "memory":

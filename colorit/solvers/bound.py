@@ -29,7 +29,7 @@ from .._jit import kernel, superword_kernel
 from ..game.bitset import ctz, local_words, popcount
 from ..game.graph import RegionGraph, colour_rows
 from ..game.play_bits import start_state
-from .bound_steps import last_step_costs_more, step_costs_more
+from .bound_steps import last_step_memo, step_memo
 
 #: Widths (words a set) from which ``bound_bits`` is compiled with LLVM's SLP vectorizer
 #: (``_jit.superword_kernel``): on A*'s own calls (``benchmarks/bound_kernel.py``), the
@@ -41,8 +41,12 @@ SUPERWORD_MIN_WORDS = 4
 #: last (``bound_steps.step_costs_more``): in one process, with it against without,
 #: b10c15 (2 words) 1.95 s against 1.33, pc19 (2) 0.78 against 0.69; from 4 words, in
 #: turns: floodtest 0.88 of the time, the 16x16 boards with 10 colours 0.92, b18c6
-#: 0.84, b24c4 0.97. It pays where searches are long.
+#: 0.84, b24c4 0.97. It pays where searches are long. Where the tests' answers are
+#: memoised (``memo``: A* and its deepening pass ``StoreArrays.tests``) it is made from
+#: 3 words: in one process pc19 (3 words) 0.63 s against 0.69 with the last step's
+#: test alone, memoised; b10c15 (2) 1.38 against 1.25, so not there.
 SECOND_TEST_MIN_WORDS = 4
+MEMO_SECOND_TEST_MIN_WORDS = 3
 
 
 class BoundScratch(NamedTuple):
@@ -238,7 +242,7 @@ def bound_bits_many_colours(flooded, front, colour_mask, adj_bits, shape, limit)
 
 
 @superword_kernel(min_words=SUPERWORD_MIN_WORDS)
-def bound_bits(flooded, front, colour_mask, colour_adj, adj_bits, shape, limit):  # type: ignore[no-untyped-def]
+def bound_bits(flooded, front, colour_mask, colour_adj, adj_bits, shape, limit, memo=None):  # type: ignore[no-untyped-def]
     """``elimination_bound`` on bitset adjacency rows (``adj_bits[r]`` = neighbours of r,
     ``colour_adj[c]`` = neighbours of colour c's regions, ``graph.colour_rows``): the same
     value, word-parallel, for graphs small enough to keep R x R bits. ``front`` must be
@@ -266,7 +270,10 @@ def bound_bits(flooded, front, colour_mask, colour_adj, adj_bits, shape, limit):
     that adds nothing the one before it (``bound_steps.step_costs_more``, which counts
     again from each real move with ``count_from``, the same loop without the first
     step's fusion); either may add one: the value is not consistent (a child's can be two
-    below its parent's), so A* keeps a child no lower than its parent's level.
+    below its parent's), so A* keeps a child no lower than its parent's level. Given a
+    ``memo`` (``bound_steps.memo_get``), the tests' answers are kept there: the children
+    of a search ask about the same positions again (about 60% of the tests on pc19,
+    b10c15 and b24c4 are answered from it).
 
     From ``SUPERWORD_MIN_WORDS`` words it is compiled with LLVM's SLP vectorizer, which
     does the word loops' bitwise steps several words at a time."""
@@ -359,10 +366,10 @@ def bound_bits(flooded, front, colour_mask, colour_adj, adj_bits, shape, limit):
             take[w] = 0
             grow[w] = 0
         if n_present == 0:
-            if blind and last_step_costs_more(last_before, last_layer, colour_mask, colour_adj, adj_bits, shape):
+            if blind and last_step_memo(last_before, last_layer, colour_mask, colour_adj, adj_bits, shape, memo):
                 return h + 1
-            if (two and words >= SECOND_TEST_MIN_WORDS
-                    and step_costs_more(prev_before, prev_layer, h - prev_h, colour_mask, colour_adj, adj_bits, shape)):
+            if (two and words >= (SECOND_TEST_MIN_WORDS if memo is None else MEMO_SECOND_TEST_MIN_WORDS)
+                    and step_memo(prev_before, prev_layer, h - prev_h, colour_mask, colour_adj, adj_bits, shape, memo)):
                 return h + 1
             return h
         if h + n_present > limit:

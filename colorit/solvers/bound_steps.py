@@ -29,7 +29,13 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import kernel
-from ..game.bitset import ctz, local_words
+from ..game.bitset import ctz, hash_words, local_words
+from ..game.graph import BITSET_MAX_REGIONS
+
+#: Bits of a memo slot's test tag (``memo_get``): 0 for the last step's test, 1 + the
+#: moves after the step for the test of the step before it (a count takes at most one
+#: move per region, and these graphs have at most ``BITSET_MAX_REGIONS``).
+TAG_BITS = (BITSET_MAX_REGIONS + 1).bit_length()
 
 
 @kernel
@@ -102,6 +108,63 @@ def last_step_costs_more(before, layer, colour_mask, colour_adj, adj_bits, shape
         if meets and one_move_then_eliminations(before, layer, c, colour_mask, colour_adj, adj_bits, shape):
             return False
     return True
+
+
+@kernel
+def memo_get(memo, key, tag, shape):  # type: ignore[no-untyped-def]
+    """A test's answer kept in ``memo`` for the set ``key`` and the test ``tag``: 1 or 0,
+    or -1 if not kept (or ``memo`` is None: no memo).
+
+    A slot is ``[key words..., epoch << (TAG_BITS + 1) | tag << 1 | answer]``, one per hash; row 0
+    holds the epoch (``NodeStore`` raises it for each search, so a slot of an earlier
+    search, on another graph, never matches). An answer depends only on the graph and
+    the slot's key and tag (the frontier of a set is the set's), so a later one
+    overwriting a slot loses nothing but time."""
+    if memo is None:
+        return -1
+    words = len(shape)
+    slot = 1 + np.int64((hash_words(key, shape) ^ tag) & np.uint64(memo.shape[0] - 2))
+    if (memo[slot, words] & ~np.uint64(1)) != (memo[0, 0] << np.uint64(TAG_BITS + 1)) | (tag << np.uint64(1)):
+        return -1
+    for w in range(words):
+        if memo[slot, w] != key[w]:
+            return -1
+    return np.int64(memo[slot, words] & np.uint64(1))
+
+
+@kernel
+def memo_put(memo, key, tag, answer, shape):  # type: ignore[no-untyped-def]
+    """Keep ``answer`` of the test ``tag`` on ``key`` in its slot (``memo_get``)."""
+    if memo is None:
+        return
+    words = len(shape)
+    slot = 1 + np.int64((hash_words(key, shape) ^ tag) & np.uint64(memo.shape[0] - 2))
+    for w in range(words):
+        memo[slot, w] = key[w]
+    memo[slot, words] = (memo[0, 0] << np.uint64(TAG_BITS + 1)) | (tag << np.uint64(1)) | np.uint64(1 if answer else 0)
+
+
+@kernel
+def last_step_memo(before, layer, colour_mask, colour_adj, adj_bits, shape, memo):  # type: ignore[no-untyped-def]
+    """``last_step_costs_more`` through ``memo`` (tag 0)."""
+    got = memo_get(memo, before, np.uint64(0), shape)
+    if got >= 0:
+        return got == 1
+    answer = last_step_costs_more(before, layer, colour_mask, colour_adj, adj_bits, shape)
+    memo_put(memo, before, np.uint64(0), answer, shape)
+    return answer
+
+
+@kernel
+def step_memo(before, layer, rest, colour_mask, colour_adj, adj_bits, shape, memo):  # type: ignore[no-untyped-def]
+    """``step_costs_more`` through ``memo`` (tag 1 + ``rest``)."""
+    tag = np.uint64(1 + rest)
+    got = memo_get(memo, before, tag, shape)
+    if got >= 0:
+        return got == 1
+    answer = step_costs_more(before, layer, rest, colour_mask, colour_adj, adj_bits, shape)
+    memo_put(memo, before, tag, answer, shape)
+    return answer
 
 
 @kernel

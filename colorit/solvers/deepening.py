@@ -243,7 +243,7 @@ def _deepen_run(colour_mask, adj_bits, colour_adj, astar, zobrist, st, memo, ctr
         if n_col > 64:
             h_e = bound_bits_many_colours(fl[e], fr[e], colour_mask, adj_bits, shape, thresh - g - 1)
         else:
-            h_e = bound_bits(fl[e], fr[e], colour_mask, colour_adj, adj_bits, shape, thresh - g - 1)
+            h_e = bound_bits(fl[e], fr[e], colour_mask, colour_adj, adj_bits, shape, thresh - g - 1, astar.tests)
         if g + 1 + h_e > thresh:
             continue
         from_astar = stored_moves(astar_table, astar_nodes, fl[e], h, shape)
