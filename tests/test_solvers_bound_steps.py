@@ -53,13 +53,19 @@ def test_a_second_to_last_colour_blind_step_no_real_move_can_stand_for() -> None
 
 
 def test_the_memo_keeps_the_answers_of_its_own_search_only() -> None:
-    """Through A*'s memo the bound is the unmemoised one at every position along a game,
-    asked twice (the second time from the memo), from 3 words with the second test
-    (``MEMO_SECOND_TEST_MIN_WORDS``); a new epoch (a new search) finds nothing kept."""
+    """Through A*'s memo the bound, asked twice at each position along a game (the second
+    time from the memo), gives the same value both times, no lower than without it (it
+    makes the second test from ``MEMO_SECOND_TEST_MIN_WORDS``); a new epoch (a new
+    search) finds nothing kept."""
+    from test_solvers_bound import states_along
+
+    from colorit.game.bitset import pad_words
     from colorit.game.generate import random_board
     from colorit.solvers.astar_store import TEST_MEMO_SLOTS
     from colorit.solvers.bound import MEMO_SECOND_TEST_MIN_WORDS
     from colorit.solvers.bound_steps import TAG_BITS, memo_get
+
+    from boardgen import front_of
 
     g = RegionGraph.from_board(random_board(14, 14, 6, seed=3))
     pg = padded(g)
@@ -68,22 +74,15 @@ def test_the_memo_keeps_the_answers_of_its_own_search_only() -> None:
     memo = np.zeros((TEST_MEMO_SLOTS + 1, words + 1), np.uint64)
     memo[0, 0] = 1
     rows = (pg.arrays.colour_mask, pg.colour_adj, pg.adj_bits)
-    flooded, front = pg.root.copy(), pg.root_front.copy()
-    for _ in range(12):
-        c = int(pg.arrays.region_colour[int(np.flatnonzero(np.unpackbits(front.view(np.uint8), bitorder="little"))[0])])
-        plain = int(bound_bits(flooded, front, *rows, pg.shape, 99))
-        with_memo = [int(bound_bits(flooded, front, *rows, pg.shape, 99, memo)) for _ in range(2)]
-        assert with_memo[0] == with_memo[1] >= plain
-        taken = front & pg.arrays.colour_mask[c]
-        flooded = flooded | taken
-        grown = np.zeros_like(front)
-        for r in np.flatnonzero(np.unpackbits(flooded.view(np.uint8), bitorder="little")):
-            grown |= pg.adj_bits[r]
-        front = grown & ~flooded
-        if not front.any():
+    for flooded in states_along(g, [m % g.n_colours for m in range(1, 13)]):
+        fl, fr = pad_words(flooded, words), pad_words(front_of(g, flooded), words)
+        if not fr.any():
             break
-    assert (memo[1:, words] != 0).any()
+        plain = int(bound_bits(fl, fr, *rows, pg.shape, 99))
+        with_memo = [int(bound_bits(fl, fr, *rows, pg.shape, 99, memo)) for _ in range(2)]
+        assert with_memo[0] == with_memo[1] >= plain
     kept = [k for k in range(1, memo.shape[0]) if memo[k, words]]
+    assert kept
     key = memo[kept[0], :words].copy()
     tag = np.uint64((int(memo[kept[0], words]) >> 1) & ((1 << TAG_BITS) - 1))
     assert memo_get(memo, key, tag, pg.shape) >= 0
