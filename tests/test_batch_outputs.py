@@ -1,13 +1,14 @@
 """``colorit.batch.outputs``: the ``--json`` document of a bench run (moves spelled in
-the set's characters where every answer fits them, numbers otherwise) and the certified
+the set's characters where every answer fits them, numbers otherwise; a line a board) and the certified
 interval a campaign's report ends with."""
 
 from __future__ import annotations
 
 import io
+import json
 
 from colorit.batch.inputs import BenchInputs, BenchOptions
-from colorit.batch.outputs import BenchOutcome, BenchOutputs, json_document
+from colorit.batch.outputs import BenchOutcome, BenchOutputs, json_document, json_text
 from colorit.batch.passes import Passes
 from colorit.batch.report import FileReport, summarize
 from colorit.batch.results import Campaign, Record
@@ -36,6 +37,22 @@ def test_moves_are_spelled_in_the_sets_characters_where_they_fit() -> None:
     assert rows[1]["moves"] == [ALPHABET[1], ALPHABET[0]] and rows[1]["lower_bound"] == 1
     assert rows[1]["stopped"] == "time"
     assert doc["algo"] == "auto" and doc["time_limit_s"] == 0.5 and doc["solved"] == 2 and doc["passes"] is None
+
+
+def test_the_json_text_is_the_document_with_a_line_per_board() -> None:
+    results: list[BoardResult | None] = [BoardResult((1, 3, 2), True, 3, 0.01, 5, ""), None, BoardResult((2, 1), False, 1, 0.5, 9, "time")]
+    inputs, passes, out = run_over(results, BenchOptions(files=["set.txt"], algo="auto", time_limit=0.5))
+    doc = json_document(out, passes, results, 0.6)
+    text = json_text(doc)
+    assert json.loads(text) == doc and text.endswith("}\n")
+    lines = text.splitlines()
+    rows = [line for line in lines if line.lstrip().startswith('{"index"')]
+    assert [json.loads(line.rstrip(",")) for line in rows] == doc["board_results"]
+    # everything above the records as indent=2 lays it out
+    head = {k: v for k, v in doc.items() if k != "board_results"}
+    assert text.startswith(json.dumps(head, indent=2)[:-2] + ",\n")
+    empty = dict(doc, board_results=[])
+    assert json.loads(json_text(empty)) == empty
 
 
 def test_moves_beyond_the_sets_characters_are_numbers() -> None:

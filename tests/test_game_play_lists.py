@@ -1,6 +1,6 @@
 """``colorit.game.play_lists``: the basic AI and greedy played on per-colour frontier lists give
 exactly the moves of a naive reference on cells (``naive.linear_moves``,
-``naive.greedy_moves``), whole or in slices, on any board including one of many colours;
+``naive.greedy_moves``), whole or in slices or (greedy) in one call, on any board including one of many colours;
 ``finish`` completes any prefix to a valid answer."""
 
 from __future__ import annotations
@@ -51,7 +51,9 @@ def test_linear_and_greedy_match_the_cell_reference(board: Board) -> None:
     linear = naive.linear_moves(rows, board.start)
     assert board.ids_of(play_lists.linear_codes(graph_of(board))) == linear
     assert play(board, "linear_run") == linear
-    assert play(board, "greedy_run") == naive.greedy_moves(rows, board.start)
+    greedy = naive.greedy_moves(rows, board.start)
+    assert play(board, "greedy_run") == greedy
+    assert board.ids_of(play_lists.greedy_codes(graph_of(board))) == greedy
 
 
 @STABLE
@@ -81,7 +83,9 @@ def test_many_colours(height: int, width: int, colours: int, seed: int) -> None:
     rows = rows_of(board)
     linear = play(board, "linear_run")
     assert linear == naive.linear_moves(rows, board.start)
-    assert play(board, "greedy_run") == naive.greedy_moves(rows, board.start)
+    greedy = naive.greedy_moves(rows, board.start)
+    assert play(board, "greedy_run") == greedy
+    assert board.ids_of(play_lists.greedy_codes(graph_of(board))) == greedy
     board.check(linear)
     if colours == height * width:  # every cell its own region: one move per other cell
         assert len(linear) == height * width - 1

@@ -104,7 +104,7 @@ class BenchOutputs:
         if writer is not None:
             self._close_journal(writer)
         if o.json:
-            write_output(o.json, json.dumps(json_document(out, self.passes, solved, solve_s), indent=2) + "\n", guard)
+            write_output(o.json, json_text(json_document(out, self.passes, solved, solve_s)), guard)
 
     def _close_journal(self, writer: JournalWriter) -> None:
         n = len(self.inputs.boards)
@@ -144,6 +144,18 @@ class BenchOutputs:
             t = campaign.totals()
             print(f"\ncertified: {t['proven']} of {plural(len(self.inputs.boards), 'board')} proven; the optimal total lies between "
                   f"{t['certified_lower_bound']} and {t['total_moves']} (an interval {t['interval_pct']:g}% wide)", file=to)
+
+
+def json_text(doc: dict[str, Any]) -> str:
+    """``doc`` as ``json.dumps(doc, indent=2)`` lays it out, but each board's record on
+    one line: an indent takes Python's pure-Python encoder, 14 ms for a thousand boards'
+    records, where the compiled one writes them compact in 3."""
+    rows = doc.get("board_results")
+    head = json.dumps({k: v for k, v in doc.items() if k != "board_results"}, indent=2)
+    if not rows:
+        return json.dumps(doc, indent=2) + "\n"
+    lines = ",\n".join("    " + json.dumps(row) for row in rows)
+    return f'{head[:-2]},\n  "board_results": [\n{lines}\n  ]\n}}\n'
 
 
 def json_document(out: BenchOutcome, passes: Passes, solved: list[BoardResult | None], solve_s: float) -> dict[str, Any]:

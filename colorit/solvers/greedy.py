@@ -14,7 +14,10 @@ from .base import Control, Outcome, SliceBudget, one_game, register
 
 def greedy_moves(graph: RegionGraph, control: Control | None = None) -> tuple[list[int], bool]:
     """Greedy's answer in colour codes, and whether it is greedy's own to the end (False
-    when ``control`` stopped it and the basic AI finished it)."""
+    when ``control`` stopped it and the basic AI finished it). A graph small enough for
+    bitset adjacency plays in one call: its game takes microseconds."""
+    if graph.adjacency_bits_fit:
+        return play_lists.greedy_codes(graph), True
     g = play_lists.graph_lists(graph)
     state = play_lists.new_state(graph)
     done = SliceBudget(first=256, most=1 << 30).run(lambda budget: play_lists.greedy_run(g, state, budget), control)
