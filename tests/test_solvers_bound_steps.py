@@ -14,15 +14,20 @@ from colorit.solvers.bound_steps import count_from
 import naive
 
 
-def bits_of(g: RegionGraph, words: int = 0) -> int:
+def bits_of(g: RegionGraph, words: int = 0, memo: bool = False) -> int:
     """``bound_bits`` at the start position with no limit, at the searches' width or
-    with its sets padded to ``words`` words."""
+    with its sets padded to ``words`` words, through a new memo of A*'s (``memo``) or
+    none."""
     pg = padded(g)
     sets = [pg.root, pg.root_front, pg.arrays.colour_mask, pg.colour_adj, pg.adj_bits]
     if words:
         sets = [np.pad(a, [(0, 0)] * (a.ndim - 1) + [(0, words - a.shape[-1])]) for a in sets]
     shape = (0,) * words if words else pg.shape
-    return int(bound_bits(*sets, shape, 99))
+    if not memo:
+        return int(bound_bits(*sets, shape, 99))
+    kept = np.zeros((65, len(shape) + 1), np.uint64)
+    kept[0, 0] = 1  # its first epoch
+    return int(bound_bits(*sets, shape, 99, kept))
 
 
 def test_a_last_colour_blind_step_no_real_move_can_stand_for() -> None:
@@ -50,6 +55,22 @@ def test_a_second_to_last_colour_blind_step_no_real_move_can_stand_for() -> None
     assert count_from(pg.root, pg.root_front, pg.arrays.colour_mask, pg.colour_adj, pg.adj_bits, pg.shape, 99) == 5
     assert bits_of(g) == 5  # two words
     assert bits_of(g, SECOND_TEST_MIN_WORDS) == 6 == naive.optimal_length(rows)
+
+
+def test_a_third_to_last_colour_blind_step_no_real_move_can_stand_for() -> None:
+    # fifteen regions of three colours: the count is 6, and neither the last colour-blind
+    # step's test nor the one before's adds a move (with a memo both are made on three
+    # words); but from where the step before those two starts, every real move leaves a
+    # position whose count is no smaller than the count's after it: 7, the optimum. That
+    # third test is made on sets of THIRD_TEST_MIN_WORDS words or more.
+    from colorit.solvers.bound import MEMO_SECOND_TEST_MIN_WORDS, THIRD_TEST_MIN_WORDS
+
+    rows = [[1, 0, 1, 2, 1], [2, 1, 0, 1, 2], [1, 0, 1, 0, 0], [2, 2, 0, 0, 0]]
+    g = RegionGraph.from_board(Board.from_rows(rows))
+    assert lower_bound(g) == 6
+    assert MEMO_SECOND_TEST_MIN_WORDS < THIRD_TEST_MIN_WORDS
+    assert bits_of(g, MEMO_SECOND_TEST_MIN_WORDS, memo=True) == 6
+    assert bits_of(g, THIRD_TEST_MIN_WORDS) == 7 == naive.optimal_length(rows)
 
 
 def test_the_memo_keeps_the_answers_of_its_own_search_only() -> None:
