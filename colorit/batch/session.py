@@ -35,7 +35,6 @@ def pick_runner(o: BenchOptions, boards: Sequence[Board], stack: contextlib.Exit
     (``machine.memory_share``; ``None``: each Dask worker's own) and how many searches
     run at once."""
     from ..machine import available_cpus, default_memory_bytes, memory_share
-    from .local import ProcessPool
     from .solving import InProcess
 
     runner: Any
@@ -56,6 +55,8 @@ def pick_runner(o: BenchOptions, boards: Sequence[Board], stack: contextlib.Exit
         if workers == 1:
             runner = InProcess()
         else:
+            from .local import ProcessPool  # (multiprocessing's pool: ~10 ms of a start)
+
             runner = ProcessPool(workers, keep=o.budget is not None)
             stack.callback(runner.close)
     runner.warm(o.algo, boards)
