@@ -62,7 +62,8 @@ def test_a_third_to_last_colour_blind_step_no_real_move_can_stand_for() -> None:
     # step's test nor the one before's adds a move (with a memo both are made on three
     # words); but from where the step before those two starts, every real move leaves a
     # position whose count is no smaller than the count's after it: 7, the optimum. That
-    # third test is made on sets of THIRD_TEST_MIN_WORDS words or more.
+    # third test is made with a memo (in A*'s searches) on sets of THIRD_TEST_MIN_WORDS
+    # words or more.
     from colorit.solvers.bound import MEMO_SECOND_TEST_MIN_WORDS, THIRD_TEST_MIN_WORDS
 
     rows = [[1, 0, 1, 2, 1], [2, 1, 0, 1, 2], [1, 0, 1, 0, 0], [2, 2, 0, 0, 0]]
@@ -70,7 +71,8 @@ def test_a_third_to_last_colour_blind_step_no_real_move_can_stand_for() -> None:
     assert lower_bound(g) == 6
     assert MEMO_SECOND_TEST_MIN_WORDS < THIRD_TEST_MIN_WORDS
     assert bits_of(g, MEMO_SECOND_TEST_MIN_WORDS, memo=True) == 6
-    assert bits_of(g, THIRD_TEST_MIN_WORDS) == 7 == naive.optimal_length(rows)
+    assert bits_of(g, THIRD_TEST_MIN_WORDS, memo=True) == 7 == naive.optimal_length(rows)
+    assert bits_of(g, THIRD_TEST_MIN_WORDS) == 6  # lookahead's and beam's calls
 
 
 def test_the_memo_keeps_the_answers_of_its_own_search_only() -> None:

@@ -9,8 +9,8 @@ loss, and a colour-blind step covers everything any single real move could reach
 
 The searches' kernel, ``bound_bits`` (word-parallel on bitset adjacency rows, for graphs
 small enough to keep R x R bits), then tests the count's last colour-blind step, and if
-that adds nothing the one before it (on wider sets then the one before that), and may
-add a move (``bound_steps``, where the tests and their proof live).
+that adds nothing the one before it (in A*'s searches on wider sets, then the one before
+that), and may add a move (``bound_steps``, where the tests and their proof live).
 
 ``elimination_bound`` counts the moves without that test, walking the remaining regions
 once on the adjacency lists (lists and stamps, not bitsets), so one evaluation costs
@@ -49,9 +49,11 @@ SECOND_TEST_MIN_WORDS = 4
 MEMO_SECOND_TEST_MIN_WORDS = 3
 #: Widths from which, when neither of those tests adds a move, the colour-blind step two
 #: before the last is tested the same way (``step_costs_more``; about a fifth of the
-#: nodes below the optimum that the first two leave are lifted by it on b24c4): in turns
-#: against without it, the 20 16x16 boards with 10 colours 0.95 of the time, b24c4 and
-#: floodtest 0.99; in one process b18c6 0.93, but pc19 (3 words) 1.11 (its nodes 0.91).
+#: nodes below the optimum that the first two leave are lifted by it on b24c4), where
+#: the tests are memoised (A*'s searches): in turns against without it, the 20 16x16
+#: boards with 10 colours 0.94 of the time, b18c6 0.92, b24c4 and floodtest 0.99; on
+#: 3 words, in one process, pc19 1.11 (its nodes 0.91). Unmemoised too (lookahead and
+#: beam under short limits) it cost floodtest's answers at 0.01 s a board 3 moves.
 THIRD_TEST_MIN_WORDS = 4
 
 
@@ -275,8 +277,9 @@ def bound_bits(flooded, front, colour_mask, colour_adj, adj_bits, shape, limit, 
     its last colour-blind step is tested (``bound_steps.last_step_costs_more``), and if
     that adds nothing the one before it (``bound_steps.step_costs_more``, which counts
     again from each real move with ``count_from``, the same loop without the first
-    step's fusion), and on wider sets the one before that; any may add one: the value is not consistent (a child's can be two
-    below its parent's), so A* keeps a child no lower than its parent's level. Given a
+    step's fusion), and with a ``memo`` on wider sets the one before that; any may add
+    one: the value is not consistent (a child's can be two below its parent's), so A*
+    keeps a child no lower than its parent's level. Given a
     ``memo`` (``bound_steps.memo_get``), the tests' answers are kept there: the children
     of a search ask about the same positions again (about 60% of the tests on pc19,
     b10c15 and b24c4 are answered from it).
@@ -387,7 +390,7 @@ def bound_bits(flooded, front, colour_mask, colour_adj, adj_bits, shape, limit, 
             if two and words >= (SECOND_TEST_MIN_WORDS if memo is None else MEMO_SECOND_TEST_MIN_WORDS):
                 if step_memo(prev_before, prev_layer, h - prev_h, colour_mask, colour_adj, adj_bits, shape, memo):
                     return h + 1
-                if (three and words >= THIRD_TEST_MIN_WORDS
+                if (three and memo is not None and words >= THIRD_TEST_MIN_WORDS
                         and step_memo(third_before, third_layer, h - third_h, colour_mask, colour_adj, adj_bits, shape, memo)):
                     return h + 1
             return h

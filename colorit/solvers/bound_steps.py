@@ -19,10 +19,11 @@ step, the step costs a move more (the same argument: the first move from there i
 real one, and what follows it needs at least its position's count). On the 16x16
 boards with 10 colours it makes A* 0.88-0.92 of the time, and it is made only on sets
 of ``bound.SECOND_TEST_MIN_WORDS`` words or more: on narrower ones it cost more than it
-saved (b10c15 1.5 times as long). From ``bound.THIRD_TEST_MIN_WORDS`` words, when both
-add nothing, the step before those two is tested the same way (the argument holds at
-any colour-blind step of the count); on b24c4 it lifts about a fifth of the nodes below
-the optimum that the first two leave.
+saved (b10c15 1.5 times as long). In A*'s searches (whose memo keeps the tests'
+answers), from ``bound.THIRD_TEST_MIN_WORDS`` words, when both add nothing, the step
+before those two is tested the same way (the argument holds at any colour-blind step of
+the count); on b24c4 it lifts about a fifth of the nodes below the optimum that the
+first two leave.
 
 Every set here has ``len(shape)`` words, as in ``bound_bits``.
 """
