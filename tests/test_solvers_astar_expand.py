@@ -41,11 +41,20 @@ def test_new_counters_describe_a_store_of_its_root() -> None:
     assert ctr[EXPANDED] == ctr[GENERATED] == 0
 
 
-def prove(graph: RegionGraph, budget: int, defer_after: int) -> tuple[list[int], list[int], np.ndarray]:
+def prove(graph: RegionGraph, budget: int, defer_after: int,
+          shape: tuple[int, ...] | np.ndarray | None = None) -> tuple[list[int], list[int], np.ndarray]:
     """Run the kernel from the start to the end of its search, in slices of ``budget``
     nodes, growing a store of 16 records when it asks: the answer, the lengths of the
-    answers it handed back, and its counters."""
+    answers it handed back, and its counters. With ``shape``, the sets are padded to its
+    length and the kernel takes it (a tuple: a compile-time width, an array: a run-time
+    one)."""
     pg = padded(graph)
+    if shape is not None:
+        words = len(shape)
+        wide = [np.pad(a, [(0, 0)] * (a.ndim - 1) + [(0, words - a.shape[-1])])
+                for a in (pg.arrays.colour_mask, pg.adj_bits, pg.colour_adj, pg.root, pg.root_front)]
+        pg = pg._replace(arrays=pg.arrays._replace(colour_mask=wide[0]), adj_bits=wide[1], colour_adj=wide[2],
+                         root=wide[3], root_front=wide[4], shape=shape)
     best = linear_moves(graph)
     root_bound = elimination_bound_bits(pg.root, pg.root_front, pg.arrays.colour_mask, pg.adj_bits, len(best),
                                         pg.colour_adj, pg.shape)
@@ -87,3 +96,25 @@ def test_the_kernel_alone_proves_the_optimum(board: Board) -> None:
         if ctr.size:
             assert ctr[UB] == optimum and ctr[CUR_F] >= optimum
             assert ctr[EXPANDED] > 0 and ctr[GENERATED] > 0
+
+
+def test_the_vectorised_widths_search_as_the_plain_compile_does() -> None:
+    """From ``SUPERWORD_MIN_WORDS`` words the kernel is compiled with LLVM's SLP
+    vectorizer (``_jit.superword_kernel``, off by default for past miscompilations): at
+    each such width it makes the very search the plain compile (the run-time-width
+    kernel) makes, node for node, and answers the optimum."""
+    from colorit.game.bitset import WIDTH_TIERS
+    from colorit.game.generate import random_board
+    from colorit.solvers.astar_expand import SUPERWORD_MIN_WORDS
+
+    widths = [w for w in WIDTH_TIERS if w >= SUPERWORD_MIN_WORDS]
+    assert widths
+    for side, colours, seed in [(8, 4, 0), (9, 4, 2), (6, 5, 2)]:
+        board = random_board(side, side, colours, seed=seed)
+        graph = RegionGraph.from_board(board)
+        optimum = naive.optimal_length(rows_of(board), board.start)
+        for words in widths:
+            answer, found, ctr = prove(graph, 5, 0, (0,) * words)
+            plain = prove(graph, 5, 0, np.zeros(words))
+            assert (answer, found, ctr.tolist()) == (plain[0], plain[1], plain[2].tolist())
+            assert len(answer) == optimum and ctr.size and ctr[EXPANDED] > 5
