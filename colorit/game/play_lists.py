@@ -179,18 +179,26 @@ def greedy_run(g, s, budget):  # type: ignore[no-untyped-def]
 
 
 @kernel
+def _fresh_state(g, start_region, n_col, levels, spare_moves):  # type: ignore[no-untyped-def]
+    """The state at the start (``levels``: its tree's ``_tree_levels``), with room for a
+    move per region and ``spare_moves`` more (moves that take nothing)."""
+    n = g.region_colour.shape[0]
+    s = FrontierState(
+        np.zeros(n, dtype=np.bool_), np.full(n_col, -1, dtype=np.int64), np.empty(n, dtype=np.int64),
+        np.zeros(n_col, dtype=np.int64), np.zeros(levels[-1], dtype=np.uint64), levels,
+        np.zeros(2, dtype=np.int64), np.empty(n + spare_moves, dtype=np.int32),
+    )
+    _start(g, s, start_region)
+    return s
+
+
+@kernel
 def greedy_game(g, start_region, n_col, levels):  # type: ignore[no-untyped-def]
     """Greedy's whole game from the start (``greedy_run`` on a state made here, ``levels``
     its tree's ``_tree_levels``): the moves. One call where ``new_state`` and the slices
     cost more than the game itself on a small graph (a thousand 14x14 boards' games:
     9-11 ms this way, 16-20 ms through ``new_state`` and slices)."""
-    n = g.region_colour.shape[0]
-    s = FrontierState(
-        np.zeros(n, dtype=np.bool_), np.full(n_col, -1, dtype=np.int64), np.empty(n, dtype=np.int64),
-        np.zeros(n_col, dtype=np.int64), np.zeros(levels[-1], dtype=np.uint64), levels,
-        np.zeros(2, dtype=np.int64), np.empty(n, dtype=np.int32),
-    )
-    _start(g, s, start_region)
+    s = _fresh_state(g, start_region, n_col, levels, 0)
     greedy_run(g, s, 1 << 62)
     return s.moves[: s.counts[N_MOVES]]
 
@@ -201,20 +209,8 @@ def graph_lists(graph: RegionGraph) -> GraphLists:
 
 def new_state(graph: RegionGraph, prefix: Sequence[int] = ()) -> FrontierState:
     """The state at the start, after the moves ``prefix`` (colour codes)."""
-    n, n_col = graph.n_regions, graph.n_colours
-    levels = _tree_levels(n)
-    s = FrontierState(
-        flooded=np.zeros(n, dtype=np.bool_),
-        head=np.full(n_col, -1, dtype=np.int64),
-        link=np.empty(n, dtype=np.int64),
-        gain=np.zeros(n_col, dtype=np.int64),
-        waiting_tree=np.zeros(levels[-1], dtype=np.uint64),
-        tree_levels=levels,
-        counts=np.zeros(2, dtype=np.int64),
-        moves=np.empty(n + len(prefix), dtype=np.int32),
-    )
     g = graph_lists(graph)
-    _start(g, s, graph.start_region)
+    s: FrontierState = _fresh_state(g, graph.start_region, graph.n_colours, _tree_levels(graph.n_regions), len(prefix))
     for c in prefix:
         play_lists(g, s, int(c))
     return s
