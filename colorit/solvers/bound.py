@@ -299,9 +299,7 @@ def bound_bits(flooded, front, colour_mask, colour_adj, adj_bits, shape, limit, 
     prev_layer = local_words(shape)
     third_before = local_words(shape)
     third_layer = local_words(shape)
-    blind = False
-    two = False
-    three = False
+    blind_steps = 0  # the colour-blind steps so far: the last three are kept for the tests
     last_h = 0
     prev_h = 0
     third_h = 0
@@ -351,19 +349,17 @@ def bound_bits(flooded, front, colour_mask, colour_adj, adj_bits, shape, limit, 
             h += 1
             if h + n_present > limit:
                 return h + n_present
-            if two:
-                three = True
+            if blind_steps >= 2:
                 third_h = prev_h
                 for w in range(words):
                     third_before[w] = prev_before[w]
                     third_layer[w] = prev_layer[w]
-            if blind:
-                two = True
+            if blind_steps >= 1:
                 prev_h = last_h
                 for w in range(words):
                     prev_before[w] = last_before[w]
                     prev_layer[w] = last_layer[w]
-            blind = True
+            blind_steps += 1
             last_h = h - 1
             for w in range(words):
                 last_before[w] = expanded[w]
@@ -385,12 +381,12 @@ def bound_bits(flooded, front, colour_mask, colour_adj, adj_bits, shape, limit, 
             take[w] = 0
             grow[w] = 0
         if n_present == 0:
-            if blind and last_step_memo(last_before, last_layer, colour_mask, colour_adj, adj_bits, shape, memo):
+            if blind_steps >= 1 and last_step_memo(last_before, last_layer, colour_mask, colour_adj, adj_bits, shape, memo):
                 return h + 1
-            if two and words >= (SECOND_TEST_MIN_WORDS if memo is None else MEMO_SECOND_TEST_MIN_WORDS):
+            if blind_steps >= 2 and words >= (SECOND_TEST_MIN_WORDS if memo is None else MEMO_SECOND_TEST_MIN_WORDS):
                 if step_memo(prev_before, prev_layer, h - prev_h, colour_mask, colour_adj, adj_bits, shape, memo):
                     return h + 1
-                if (three and memo is not None and words >= THIRD_TEST_MIN_WORDS
+                if (blind_steps >= 3 and memo is not None and words >= THIRD_TEST_MIN_WORDS
                         and step_memo(third_before, third_layer, h - third_h, colour_mask, colour_adj, adj_bits, shape, memo)):
                     return h + 1
             return h
