@@ -127,8 +127,8 @@ def memo_get(memo, key, tag, shape):  # type: ignore[no-untyped-def]
     if memo is None:
         return -1
     words = len(shape)
-    slot = 1 + np.int64((hash_words(key, shape) ^ tag) & np.uint64(memo.shape[0] - 2))
-    if (memo[slot, words] & ~np.uint64(1)) != (memo[0, 0] << np.uint64(TAG_BITS + 1)) | (tag << np.uint64(1)):
+    slot, stamp = _memo_slot(memo, key, tag, shape)
+    if (memo[slot, words] & ~np.uint64(1)) != stamp:
         return -1
     for w in range(words):
         if memo[slot, w] != key[w]:
@@ -142,10 +142,18 @@ def memo_put(memo, key, tag, answer, shape):  # type: ignore[no-untyped-def]
     if memo is None:
         return
     words = len(shape)
-    slot = 1 + np.int64((hash_words(key, shape) ^ tag) & np.uint64(memo.shape[0] - 2))
+    slot, stamp = _memo_slot(memo, key, tag, shape)
     for w in range(words):
         memo[slot, w] = key[w]
-    memo[slot, words] = (memo[0, 0] << np.uint64(TAG_BITS + 1)) | (tag << np.uint64(1)) | np.uint64(1 if answer else 0)
+    memo[slot, words] = stamp | np.uint64(1 if answer else 0)
+
+
+@kernel
+def _memo_slot(memo, key, tag, shape):  # type: ignore[no-untyped-def]
+    """The slot of ``key``'s answer to the test ``tag``, and the stamp that slot holds
+    then, less the answer's bit (``memo_get``)."""
+    slot = 1 + np.int64((hash_words(key, shape) ^ tag) & np.uint64(memo.shape[0] - 2))
+    return slot, (memo[0, 0] << np.uint64(TAG_BITS + 1)) | (tag << np.uint64(1))
 
 
 @kernel
