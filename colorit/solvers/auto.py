@@ -84,12 +84,18 @@ HELP_LAST_S = 4096.0
 FALLBACK_BEAM_WIDTH = 1024
 
 
+def _proving(control: Control) -> bool:
+    """Whether the answer written under ``control`` is nearly always A*'s proven one (a
+    limit of ``PROVE_LIMIT_S`` or more, or none)."""
+    return control.limit_s >= PROVE_LIMIT_S
+
+
 def _helpers(graph: RegionGraph, control: Control) -> list[astar.Helper]:
     """The beam's turns while A* runs (see ``SHORT_LIMIT_S``)."""
     widths: dict[str, int] = {}
-    limit = control.deadline - control.started
+    limit = control.limit_s
     scale = 1.0  # of the turns still to come
-    proving = limit >= PROVE_LIMIT_S  # the answer written is nearly always A*'s proven one
+    proving = _proving(control)
     cut = UNIMPROVED_SCALE if proving else 1.0
 
     def turn(share: float, most_s: float, max_width: int = beam.MAX_WIDTH,
@@ -123,7 +129,7 @@ def _helpers(graph: RegionGraph, control: Control) -> list[astar.Helper]:
 def solve_auto(graph: RegionGraph, control: Control) -> Outcome:
     exact = graph.n_words <= max(WIDTH_TIERS)
     # under a long limit A* nearly always proves the optimum: the cheaper first answer
-    best = first_answer(graph, control, cheap=exact and control.deadline - control.started >= PROVE_LIMIT_S)
+    best = first_answer(graph, control, cheap=exact and _proving(control))
     lower = 0
     states = 0
     if exact:

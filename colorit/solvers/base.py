@@ -124,6 +124,11 @@ class Control:
     def remaining(self) -> float:
         return self.deadline - time.monotonic()
 
+    @property
+    def limit_s(self) -> float:
+        """The time this control was given, from its start to its deadline (inf: none)."""
+        return self.deadline - self.started
+
     def elapsed(self) -> float:
         return time.monotonic() - self.started
 

@@ -485,7 +485,7 @@ def search(graph: RegionGraph, control: Control, incumbent: list[int], max_width
     width = min(carried.get("next", FIRST_WIDTH if playouts else FIRST_WIDTH_LISTS), most)
     states = 0
     passes = 0
-    fit = FIT_SHARE_TINY if control.deadline - control.started <= TINY_LIMIT_S else FIT_SHARE
+    fit = FIT_SHARE_TINY if control.limit_s <= TINY_LIMIT_S else FIT_SHARE
     widest = {measure: 0 for measure in MEASURES}  # each measure's widest pass in this call
     while len(best) > bound and 1 <= width <= most and not control.should_stop():
         t0 = time.monotonic()

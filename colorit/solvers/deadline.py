@@ -71,7 +71,7 @@ def mark_warm(algo: str, widths: Iterable[int] | None = None) -> None:
 def _runs_inline(spec: SolverSpec, graph: RegionGraph, control: Control) -> bool:
     """Whether a solve may skip the solver thread: a long limit, a graph the bitset
     kernels take (slices of milliseconds) and every kernel it may call loaded."""
-    if control.deadline - control.started < INLINE_LIMIT_S or not graph.adjacency_bits_fit:
+    if control.limit_s < INLINE_LIMIT_S or not graph.adjacency_bits_fit:
         return False
     if spec.name not in _warm:
         return False
@@ -199,8 +199,7 @@ def hard_deadline_for(control: Control) -> float:
     """When ``run_guarded`` stops waiting for a solver with ``control``'s deadline."""
     if control.deadline == math.inf:
         return math.inf
-    limit = control.deadline - control.started
-    return control.deadline + OVERRUN_SHARE * limit + OVERRUN_FIXED
+    return control.deadline + OVERRUN_SHARE * control.limit_s + OVERRUN_FIXED
 
 
 def run_guarded(
