@@ -9,11 +9,15 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from colorit._jit import kernel
 from colorit.game.bitset import (
     RUNTIME_WIDTH,
     WIDTH_TIERS,
+    borrowed,
     bs_members,
     compiled_width,
     count,
@@ -58,6 +62,47 @@ def _through_local_words(bits, shape):  # type: ignore[no-untyped-def]
     for w in range(n):
         out[w] = work[w]
     return out
+
+
+@intrinsic
+def _counted(typingctx, arr):  # type: ignore[no-untyped-def]
+    """Whether ``arr`` carries a reference count (a meminfo)."""
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        meminfo = context.make_array(arr)(context, builder, value=args[0]).meminfo
+        return builder.not_(cgutils.is_null(builder, meminfo))
+
+    return types.boolean(arr), codegen
+
+
+@kernel
+def _add_row(rows, i, out):  # type: ignore[no-untyped-def]
+    for w in range(rows.shape[1]):
+        out[w] += rows[i, w]
+    return _counted(rows), _counted(rows[i])
+
+
+@kernel
+def _rows_through_borrowed(rows, out):  # type: ignore[no-untyped-def]
+    """Every row of ``rows`` added into ``out`` by a kernel handed the borrowed arrays,
+    with whether the arrays it saw were counted."""
+    lent, lent_out = borrowed(rows), borrowed(out)
+    counted = _counted(rows)
+    seen = False
+    for i in range(rows.shape[0]):
+        whole, row = _add_row(lent, i, lent_out)
+        seen = seen or whole or row
+    return counted, seen
+
+
+def test_borrowed_arrays_are_the_same_data_without_a_count() -> None:
+    """A kernel handed borrowed arrays reads and writes the owner's data, and neither
+    they nor the rows taken from them carry a reference count; the owner's does."""
+    rows = np.arange(12, dtype=np.uint64).reshape(4, 3)
+    out = np.zeros(3, dtype=np.uint64)
+    counted, seen = _rows_through_borrowed(rows, out)
+    assert out.tolist() == rows.sum(axis=0).tolist()
+    assert counted and not seen
 
 
 @STABLE

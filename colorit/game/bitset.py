@@ -54,6 +54,35 @@ def _stack_words(typingctx, shape):  # type: ignore[no-untyped-def]
     return sig, codegen
 
 
+@intrinsic
+def borrowed(typingctx, arr):  # type: ignore[no-untyped-def]
+    """``arr`` without its reference count (a null meminfo), the same data, shape and
+    strides. A kernel increments the count of every array it is passed, atomically, and
+    decrements it on the way out, where numba's pruning of such pairs gives up on big
+    kernels (the bound's, with its tests, takes up to a dozen a call): with the arrays
+    the searches pass to the bound borrowed, whole processes took 0.94 of the time on
+    pc19, 0.93 on b10c15 and 0.97 on b24c4. Only for arrays whose owner outlives every
+    use of the borrowed one (a kernel's argument, passed down to the kernels it calls);
+    never stored or returned to Python."""
+    if not isinstance(arr, types.Array):
+        return None
+    sig = arr(arr)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        src = context.make_array(arr)(context, builder, value=args[0])
+        out = context.make_array(arr)(context, builder)
+        out.meminfo = cgutils.get_null_value(out.meminfo.type)
+        out.parent = cgutils.get_null_value(out.parent.type)
+        out.nitems = src.nitems
+        out.itemsize = src.itemsize
+        out.data = src.data
+        out.shape = src.shape
+        out.strides = src.strides
+        return out._getvalue()
+
+    return sig, codegen
+
+
 def local_words(shape):  # type: ignore[no-untyped-def]
     """An uninitialised set of ``len(shape)`` words for use inside a kernel: on the
     kernel's stack when ``shape`` is a tuple (a compile-time width), else on the heap."""

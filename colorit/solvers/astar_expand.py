@@ -38,7 +38,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import prefetch, superword_kernel
-from ..game.bitset import ctz, hash_words, local_words, popcount
+from ..game.bitset import borrowed, ctz, hash_words, local_words, popcount
 from . import dominance
 from .astar_store import (
     CHILD_DONE,
@@ -100,6 +100,8 @@ def expand(graph, adj_bits, colour_adj, store, ctr, absorbs, budget, shape):  # 
     must grow before the next node, ``SLICE_DONE`` when the budget is spent."""
     colour_mask, region_colour = graph.colour_mask, graph.region_colour
     nodes, table, heads, hi, recent, n_recent, supersets, fronts, child_f, tests = store
+    # what the bound is handed, without reference counts (``bitset.borrowed``)
+    colour_mask, colour_adj, adj_bits, tests = borrowed(colour_mask), borrowed(colour_adj), borrowed(adj_bits), borrowed(tests)
     n_fronts = fronts.shape[0]
     n_regions = region_colour.shape[0]
     words = len(shape)

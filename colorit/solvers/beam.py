@@ -31,7 +31,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._jit import kernel
-from ..game.bitset import hash_words, popcount
+from ..game.bitset import borrowed, hash_words, popcount
 from ..game.graph import GraphArrays, RegionGraph, padded
 from ..game.play_bits import eliminating_colour, play, play_rows, start_state
 from .base import Control, Outcome, SliceBudget, register
@@ -221,6 +221,9 @@ def _beam_run(b, g, adj_bits, sizes, colour_adj, scratch, shape, budget):  # typ
     colour_mask, region_colour, _, adj_ptr, adj_idx = g
     (fl, fr, cfl, cfr, key, c_parent, c_move, table, parent, move,
      rank_of, limit_of, ahead, c_limit, c_ahead, nb, seq, found, pos) = b
+    # what the bound is handed, without reference counts (``bitset.borrowed``)
+    colour_mask, adj_bits, colour_adj = borrowed(colour_mask), borrowed(adj_bits), borrowed(colour_adj)
+    cfl, cfr = borrowed(cfl), borrowed(cfr)
     n = region_colour.shape[0]
     n_col = colour_mask.shape[0]
     words = fl.shape[1]

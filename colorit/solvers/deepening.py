@@ -29,7 +29,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._jit import kernel, prefetch
-from ..game.bitset import ctz, hash_words, popcount
+from ..game.bitset import borrowed, ctz, hash_words, popcount
 from ..game.play_bits import eliminating_colour
 from .astar_store import DEAD, _next_of, _parent_of
 from .bound import bound_bits, bound_bits_many_colours
@@ -143,6 +143,9 @@ def _deepen_run(colour_mask, adj_bits, colour_adj, astar, zobrist, st, memo, ctr
     n_col = colour_mask.shape[0]
     n_regions = adj_bits.shape[0]
     fl, fr, zob, next_colour, path = st.fl, st.fr, st.zob, st.next_colour, st.path
+    # what the bound is handed, without reference counts (``bitset.borrowed``)
+    colour_mask, adj_bits, colour_adj = borrowed(colour_mask), borrowed(adj_bits), borrowed(colour_adj)
+    fl, fr, tests = borrowed(fl), borrowed(fr), borrowed(astar.tests)
     thresh = ctr[THRESH]
     while budget > 0:
         d = ctr[DEPTH]
@@ -243,7 +246,7 @@ def _deepen_run(colour_mask, adj_bits, colour_adj, astar, zobrist, st, memo, ctr
         if n_col > 64:
             h_e = bound_bits_many_colours(fl[e], fr[e], colour_mask, adj_bits, shape, thresh - g - 1)
         else:
-            h_e = bound_bits(fl[e], fr[e], colour_mask, colour_adj, adj_bits, shape, thresh - g - 1, astar.tests)
+            h_e = bound_bits(fl[e], fr[e], colour_mask, colour_adj, adj_bits, shape, thresh - g - 1, tests)
         if g + 1 + h_e > thresh:
             continue
         from_astar = stored_moves(astar_table, astar_nodes, fl[e], h, shape)

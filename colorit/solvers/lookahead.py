@@ -18,7 +18,7 @@ import numpy as np
 
 from .._jit import kernel
 from ..game import play_lists
-from ..game.bitset import count, local_words
+from ..game.bitset import borrowed, count, local_words
 from ..game.graph import RegionGraph, padded
 from ..game.play_bits import absorbed_cells, play, play_rows, start_state
 from .base import Control, Outcome, SliceBudget, one_game, register
@@ -42,6 +42,8 @@ def _lookahead_rows(flooded, front, moves, counts, g, adj_bits, colour_adj, shap
     the rows of the regions it takes, into sets local to the kernel: on the adjacency
     lists the game took 1.2-1.4 times as long."""
     colour_mask, region_colour, region_size, _, _ = g
+    # what the bound is handed, without reference counts (``bitset.borrowed``)
+    colour_mask, adj_bits, colour_adj = borrowed(colour_mask), borrowed(adj_bits), borrowed(colour_adj)
     n_col = colour_mask.shape[0]
     words = len(shape)
     fl = local_words(shape)
