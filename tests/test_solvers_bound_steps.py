@@ -17,7 +17,8 @@ import naive
 def bits_of(g: RegionGraph, words: int = 0, memo: bool = False) -> int:
     """``bound_bits`` at the start position with no limit, at the searches' width or
     with its sets padded to ``words`` words, through a new memo of A*'s (``memo``) or
-    none."""
+    none. With a memo the limit is the count's own (``lower_bound``): A*'s searches ask
+    whether a node lies above a level, and a count below it is not tested."""
     pg = padded(g)
     sets = [pg.root, pg.root_front, pg.arrays.colour_mask, pg.colour_adj, pg.adj_bits]
     if words:
@@ -27,7 +28,7 @@ def bits_of(g: RegionGraph, words: int = 0, memo: bool = False) -> int:
         return int(bound_bits(*sets, shape, 99))
     kept = np.zeros((65, len(shape) + 1), np.uint64)
     kept[0, 0] = 1  # its first epoch
-    return int(bound_bits(*sets, shape, 99, kept))
+    return int(bound_bits(*sets, shape, lower_bound(g), kept))
 
 
 def test_a_last_colour_blind_step_no_real_move_can_stand_for() -> None:
@@ -41,6 +42,12 @@ def test_a_last_colour_blind_step_no_real_move_can_stand_for() -> None:
     assert bits_of(g) == 5 == naive.optimal_length(rows)
     pg = padded(g)
     assert bound_bits(pg.root, pg.root_front, pg.arrays.colour_mask, pg.colour_adj, pg.adj_bits, pg.shape, 4) == 5
+    # through a memo (A*'s searches ask only whether a node lies above the limit) the
+    # test is made at the limit, not below it
+    memo = np.zeros((65, len(pg.shape) + 1), np.uint64)
+    memo[0, 0] = 1
+    sets = (pg.root, pg.root_front, pg.arrays.colour_mask, pg.colour_adj, pg.adj_bits, pg.shape)
+    assert [int(bound_bits(*sets, limit, memo)) for limit in (5, 4)] == [4, 5]
 
 
 def test_a_second_to_last_colour_blind_step_no_real_move_can_stand_for() -> None:
@@ -76,8 +83,8 @@ def test_a_third_to_last_colour_blind_step_no_real_move_can_stand_for() -> None:
 
 
 def test_the_memo_keeps_the_answers_of_its_own_search_only() -> None:
-    """Through A*'s memo the bound, asked twice at each position along a game (the second
-    time from the memo), gives the same value both times, no lower than without it (it
+    """Through A*'s memo the bound, asked twice at each position along a game at the
+    count's level (the second time from the memo), gives the same value both times, no lower than without it (it
     makes the second test from ``MEMO_SECOND_TEST_MIN_WORDS``); a new epoch (a new
     search) finds nothing kept."""
     from test_solvers_bound import states_along
@@ -102,7 +109,9 @@ def test_the_memo_keeps_the_answers_of_its_own_search_only() -> None:
         if not fr.any():
             break
         plain = int(bound_bits(fl, fr, *rows, pg.shape, 99))
-        with_memo = [int(bound_bits(fl, fr, *rows, pg.shape, 99, memo)) for _ in range(2)]
+        # asked at the count's own level, as A* asks (a count below it is not tested)
+        level = lower_bound(g, flooded)
+        with_memo = [int(bound_bits(fl, fr, *rows, pg.shape, level, memo)) for _ in range(2)]
         assert with_memo[0] == with_memo[1] >= plain
     kept = [k for k in range(1, memo.shape[0]) if memo[k, words]]
     assert kept

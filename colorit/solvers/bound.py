@@ -273,16 +273,19 @@ def bound_bits(flooded, front, colour_mask, colour_adj, adj_bits, shape, limit, 
 
     Once the bound is known to exceed ``limit`` (moves counted plus one per colour still
     present), that lower value is returned at once: a search that only needs to know
-    whether a node can beat its best answer is spared the rest. When the count is done,
-    its last colour-blind step is tested (``bound_steps.last_step_costs_more``), and if
-    that adds nothing the one before it (``bound_steps.step_costs_more``, which counts
-    again from each real move with ``count_from``, the same loop without the first
-    step's fusion), and with a ``memo`` on wider sets the one before that; any may add
-    one: the value is not consistent (a child's can be two below its parent's), so A*
-    keeps a child no lower than its parent's level. Given a
-    ``memo`` (``bound_steps.memo_get``), the tests' answers are kept there: the children
-    of a search ask about the same positions again (about 60% of the tests on pc19,
-    b10c15 and b24c4 are answered from it).
+    whether a node can beat its best answer is spared the rest. With a ``memo`` (A*'s
+    searches, which ask only whether a node lies above ``limit``), a count below
+    ``limit`` is returned untested: a move more would not take it past.
+
+    When the count is done, its last colour-blind step is tested
+    (``bound_steps.last_step_costs_more``), and if that adds nothing the one before it
+    (``bound_steps.step_costs_more``, which counts again from each real move with
+    ``count_from``, the same loop without the first step's fusion), and with a ``memo``
+    on wider sets the one before that; any may add one: the value is not consistent (a
+    child's can be two below its parent's), so A* keeps a child no lower than its
+    parent's level. Given a ``memo`` (``bound_steps.memo_get``), the tests' answers are
+    kept there: the children of a search ask about the same positions again (about 60%
+    of the tests on pc19, b10c15 and b24c4 are answered from it).
 
     From ``SUPERWORD_MIN_WORDS`` words it is compiled with LLVM's SLP vectorizer, which
     does the word loops' bitwise steps several words at a time."""
@@ -381,6 +384,8 @@ def bound_bits(flooded, front, colour_mask, colour_adj, adj_bits, shape, limit, 
             take[w] = 0
             grow[w] = 0
         if n_present == 0:
+            if memo is not None and h < limit:
+                return h
             if blind_steps >= 1 and last_step_memo(last_before, last_layer, colour_mask, colour_adj, adj_bits, shape, memo):
                 return h + 1
             if blind_steps >= 2 and words >= (SECOND_TEST_MIN_WORDS if memo is None else MEMO_SECOND_TEST_MIN_WORDS):
