@@ -82,8 +82,10 @@ def new_counters(root_bound: int, ub: int, defer_after: int, defer_below: int, w
 
 #: Widths (words a set) from which ``expand`` is compiled with LLVM's SLP vectorizer: in
 #: turns against the plain compile, whole processes, the 20 16x16 boards with 10 colours
-#: 0.92 of the time, b18c6 0.91, floodtest 0.96, b24c4 (5 and 6 words) the same.
-SUPERWORD_MIN_WORDS = 4
+#: 0.92 of the time, b18c6 0.91, floodtest 0.96, b24c4 (5 and 6 words) the same; at 3
+#: words pc19 0.97 and b14c8's first 200 boards 0.98; at 2 words, in one process, b10c15
+#: the same and b12c12 1.01-1.02, so not there.
+SUPERWORD_MIN_WORDS = 3
 
 
 @superword_kernel(min_words=SUPERWORD_MIN_WORDS)
