@@ -94,8 +94,8 @@ colorit_warm() {
         cd "$colorit_root" || exit 0
         nohup nice -n 10 "$colorit_python" -c '
 import sys
-from colorit.runtime.warmup import warmup
-warmup()
+from colorit.runtime.warmup import setup
+print(setup())
 open(sys.argv[1], "w").write(sys.argv[2] + "\n")
 ' "$stamp" "$want" >"$colorit_venv/warmup.log" 2>&1 </dev/null &
         printf '%s\n%s\n' "$!" "$want" >"$lock"

@@ -54,9 +54,15 @@ numba = import_numba()
 JIT_OPTIONS = {"cache": True, "nogil": True}
 
 
+#: Every kernel made in this process (what ``runtime.aot_build`` exports).
+KERNELS: list = []  # type: ignore[type-arg]
+
+
 def kernel(fn):  # type: ignore[no-untyped-def]
     """Compile ``fn`` (a plain function over arrays and scalars) with the project's options."""
-    return _without_extension_scan(numba.njit(**JIT_OPTIONS)(fn))
+    dispatcher = _without_extension_scan(numba.njit(**JIT_OPTIONS)(fn))
+    KERNELS.append(dispatcher)
+    return dispatcher
 
 
 def _no_scan() -> None:
@@ -114,6 +120,7 @@ def superword_kernel(min_words: int):  # type: ignore[no-untyped-def]
         options = {k: v for k, v in JIT_OPTIONS.items() if k != "cache"}
         dispatcher = _SuperwordDispatcher(py_func=fn, locals={}, targetoptions={"nopython": True, **options})
         dispatcher.min_words = min_words
+        KERNELS.append(dispatcher)
         if JIT_OPTIONS.get("cache"):
             dispatcher.enable_caching()
         return _without_extension_scan(dispatcher)

@@ -17,10 +17,14 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
+# the suite runs the kernels on numba's JIT, as it always has (its own kernels use the
+# intrinsics numba defines); tests/test_aot.py runs the modules compiled ahead of time
+os.environ.setdefault("COLORIT_NO_AOT", "1")
 
-from colorit import Board
-from colorit.game.generate import random_board
+import pytest  # noqa: E402
+
+from colorit import Board  # noqa: E402
+from colorit.game.generate import random_board  # noqa: E402
 
 pytest_plugins = ["browser_support"]
 

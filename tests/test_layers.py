@@ -22,7 +22,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "colorit"
 #: own ``__init__`` only re-exports, lazily (its names load on first use), so it counts
 #: as base for the ``__version__`` the commands print.
 LAYERS: list[tuple[str, ...]] = [
-    ("colorit", "colorit._jit", "colorit.errors", "colorit.log", "colorit.palette", "colorit.machine", "colorit.limits"),
+    ("colorit", "colorit._aot", "colorit._kernel", "colorit._jit", "colorit.errors", "colorit.log", "colorit.palette",
+     "colorit.machine", "colorit.limits"),
     ("colorit.game",),
     ("colorit.io",),
     ("colorit.solvers",),

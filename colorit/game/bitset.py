@@ -11,76 +11,9 @@ be loaded and stored on every update.
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import types
-from numba.core import cgutils
-from numba.extending import intrinsic, overload
-from numba.np.numpy_support import carray
 
-from .._jit import kernel
-
-
-@intrinsic
-def popcount(typingctx, x):  # type: ignore[no-untyped-def]
-    """Number of set bits of a ``uint64``."""
-    sig = types.uint64(types.uint64)
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.ctpop(args[0])
-
-    return sig, codegen
-
-
-@intrinsic
-def ctz(typingctx, x):  # type: ignore[no-untyped-def]
-    """Index of the lowest set bit of a non-zero ``uint64``."""
-    sig = types.uint64(types.uint64)
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
-
-    return sig, codegen
-
-
-@intrinsic
-def _stack_words(typingctx, shape):  # type: ignore[no-untyped-def]
-    """Pointer to ``len(shape)`` uint64 words in the calling kernel's stack frame."""
-    n = len(shape)
-    sig = types.CPointer(types.uint64)(shape)
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return cgutils.alloca_once(builder, context.get_value_type(types.uint64), size=n)
-
-    return sig, codegen
-
-
-@intrinsic
-def borrowed(typingctx, arr):  # type: ignore[no-untyped-def]
-    """``arr`` without its reference count (a null meminfo), the same data, shape and
-    strides. A kernel increments the count of every array it is passed, atomically, and
-    decrements it on the way out, where numba's pruning of such pairs gives up on big
-    kernels (the bound's, with its tests, takes up to a dozen a call): with the arrays
-    the searches pass to the bound borrowed, whole processes took 0.94 of the time on
-    pc19, 0.93 on b10c15 and 0.97 on b24c4. Only for arrays whose owner outlives every
-    use of the borrowed one (a kernel's argument, passed down to the kernels it calls);
-    never stored or returned to Python."""
-    if not isinstance(arr, types.Array):
-        return None
-    sig = arr(arr)
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        src = context.make_array(arr)(context, builder, value=args[0])
-        out = context.make_array(arr)(context, builder)
-        out.meminfo = cgutils.get_null_value(out.meminfo.type)
-        out.parent = cgutils.get_null_value(out.parent.type)
-        out.nitems = src.nitems
-        out.itemsize = src.itemsize
-        out.data = src.data
-        out.shape = src.shape
-        out.strides = src.strides
-        return out._getvalue()
-
-    return sig, codegen
+from .. import _aot
+from .._kernel import kernel
 
 
 def local_words(shape):  # type: ignore[no-untyped-def]
@@ -89,12 +22,96 @@ def local_words(shape):  # type: ignore[no-untyped-def]
     raise NotImplementedError("local_words is for kernels only")
 
 
-@overload(local_words)
-def _local_words(shape):  # type: ignore[no-untyped-def]
-    if isinstance(shape, types.BaseTuple):
+def _numba_primitives():  # type: ignore[no-untyped-def]
+    """popcount, ctz and borrowed (LLVM intrinsics), with ``local_words``' compiled form
+    registered: numba's, made when kernels compile with it (at import, or when it takes
+    over from the modules compiled ahead of time: ``_aot``)."""
+    from llvmlite import ir
+    from numba import types
+    from numba.core import cgutils
+    from numba.extending import intrinsic, overload
+    from numba.np.numpy_support import carray
+
+    @intrinsic
+    def popcount(typingctx, x):  # type: ignore[no-untyped-def]
+        """Number of set bits of a ``uint64``."""
+        sig = types.uint64(types.uint64)
+
+        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+            return builder.ctpop(args[0])
+
+        return sig, codegen
+
+    @intrinsic
+    def ctz(typingctx, x):  # type: ignore[no-untyped-def]
+        """Index of the lowest set bit of a non-zero ``uint64``."""
+        sig = types.uint64(types.uint64)
+
+        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+            return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+        return sig, codegen
+
+    @intrinsic
+    def _stack_words(typingctx, shape):  # type: ignore[no-untyped-def]
+        """Pointer to ``len(shape)`` uint64 words in the calling kernel's stack frame."""
         n = len(shape)
-        return lambda shape: carray(_stack_words(shape), n)
-    return lambda shape: np.empty(shape.shape[0], dtype=np.uint64)
+        sig = types.CPointer(types.uint64)(shape)
+
+        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+            return cgutils.alloca_once(builder, context.get_value_type(types.uint64), size=n)
+
+        return sig, codegen
+
+    @intrinsic
+    def borrowed(typingctx, arr):  # type: ignore[no-untyped-def]
+        """``arr`` without its reference count (a null meminfo), the same data, shape and
+        strides. A kernel increments the count of every array it is passed, atomically, and
+        decrements it on the way out, where numba's pruning of such pairs gives up on big
+        kernels (the bound's, with its tests, takes up to a dozen a call): with the arrays
+        the searches pass to the bound borrowed, whole processes took 0.94 of the time on
+        pc19, 0.93 on b10c15 and 0.97 on b24c4. Only for arrays whose owner outlives every
+        use of the borrowed one (a kernel's argument, passed down to the kernels it calls);
+        never stored or returned to Python."""
+        if not isinstance(arr, types.Array):
+            return None
+        sig = arr(arr)
+
+        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+            src = context.make_array(arr)(context, builder, value=args[0])
+            out = context.make_array(arr)(context, builder)
+            out.meminfo = cgutils.get_null_value(out.meminfo.type)
+            out.parent = cgutils.get_null_value(out.parent.type)
+            out.nitems = src.nitems
+            out.itemsize = src.itemsize
+            out.data = src.data
+            out.shape = src.shape
+            out.strides = src.strides
+            return out._getvalue()
+
+        return sig, codegen
+
+    @overload(local_words)
+    def _local_words(shape):  # type: ignore[no-untyped-def]
+        if isinstance(shape, types.BaseTuple):
+            n = len(shape)
+            return lambda shape: carray(_stack_words(shape), n)
+        return lambda shape: np.empty(shape.shape[0], dtype=np.uint64)
+
+    return popcount, ctz, borrowed
+
+
+if _aot.ACTIVE:
+    popcount = _aot.Placeholder("popcount")
+    ctz = _aot.Placeholder("ctz")
+    borrowed = _aot.Placeholder("borrowed")
+
+    def _real_primitives() -> None:
+        popcount.real, ctz.real, borrowed.real = _numba_primitives()
+
+    _aot.on_materialize(_real_primitives)
+else:
+    popcount, ctz, borrowed = _numba_primitives()
 
 
 #: Word counts the searches are compiled for: sets are padded up to the next one, so word

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._jit import kernel
+from .._kernel import kernel
 from ..errors import BoardFormatError, ColoritError, SolutionError
 from ..limits import whole_number
 

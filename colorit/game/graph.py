@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._jit import kernel
+from .._kernel import kernel
 from ..errors import ColoritError
 from .bitset import ctz, n_words, padded_width, width_shape
 from .board import Board

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._jit import kernel
+from .._kernel import kernel
 from .bitset import ctz, popcount
 
 if TYPE_CHECKING:

@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._jit import kernel
+from .._kernel import kernel
 from .bitset import ctz, n_words
 from .graph import RegionGraph
 

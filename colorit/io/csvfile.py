@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from .._jit import kernel
+from .._kernel import kernel
 from ..errors import BoardFormatError
 from ..game.board import INT64_MAX, INT64_MIN, START_CORNER, Board, fits_int64, parse_start
 from .files import StrPath, display_name, read_bytes, write_text_atomic

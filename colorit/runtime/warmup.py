@@ -18,6 +18,7 @@ import argparse
 import time
 from collections.abc import Sequence
 
+from .. import _aot
 from ..game.bitset import RUNTIME_WIDTH, WIDTH_TIERS, compiled_width, n_words
 from ..game.board import Board
 from ..game.generate import random_board
@@ -27,6 +28,7 @@ from ..solvers import Control, Limits, astar, astar_store, beam, dfs, dominance,
 from ..solvers.deadline import mark_warm
 from ..solvers.linear import linear_moves
 from ..solvers.lookahead import lookahead_moves
+from . import aot_build
 
 SMALL_ROWS = [[1, 2, 0, 0, 3], [0, 1, 1, 0, 3], [2, 2, 0, 1, 1], [0, 3, 0, 1, 2]]
 
@@ -166,12 +168,20 @@ def warmup() -> float:
     return time.monotonic() - t0
 
 
+def setup() -> str:
+    """The setup's warm-up (``bin/colorit``, ``bin/test``, the Docker build): every
+    kernel (``warmup``), then every signature loaded compiled ahead of time, for starts
+    without numba (``aot_build``); return a line saying what was done. (A web worker
+    runs ``warmup`` alone.)"""
+    seconds = warmup()
+    return f"colorit kernels ready in {seconds:.1f} s; {aot_build.build()}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m colorit.runtime.warmup", description=__doc__.splitlines()[0])
     parser.add_argument("--essential", action="store_true", help="only what a small default solve needs")
     args = parser.parse_args(argv)
-    seconds = essential() if args.essential else warmup()
-    print(f"colorit kernels ready in {seconds:.1f} s")
+    print(f"colorit kernels ready in {essential():.1f} s" if args.essential else setup())
     return 0
 
 
@@ -186,6 +196,9 @@ def warm_for(algo: str, boards: Sequence[Board] = ()) -> None:
     from ..solvers import get_solver
 
     name = get_solver(algo).name
+    if _aot.ACTIVE and not _aot.materialized:
+        mark_warm(name)  # compiled ahead of time, at every width: nothing to load
+        return
     small = Board.from_rows(SMALL_ROWS)
     for start in ((0, 0), (2, 2)):
         solve(small.with_start(start), name, Limits(time=60.0))

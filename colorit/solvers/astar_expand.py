@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import prefetch, superword_kernel
+from .._kernel import prefetch, superword_kernel
 from ..game.bitset import borrowed, ctz, hash_words, local_words, popcount
 from . import dominance
 from .astar_store import (

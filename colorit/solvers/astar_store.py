@@ -17,7 +17,7 @@ from typing import ClassVar, NamedTuple
 
 import numpy as np
 
-from .._jit import kernel
+from .._kernel import kernel
 from ..game.bitset import hash_words
 from . import dominance
 from .seen import free_slot, home_slot, table_put

@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._jit import kernel
+from .._kernel import kernel
 from ..game.bitset import borrowed, hash_words, popcount
 from ..game.graph import GraphArrays, RegionGraph, padded
 from ..game.play_bits import eliminating_colour, play, play_rows, start_state

@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._jit import kernel, superword_kernel
+from .._kernel import kernel, superword_kernel
 from ..game.bitset import ctz, local_words, popcount
 from ..game.graph import RegionGraph, colour_rows
 from ..game.play_bits import start_state

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel
+from .._kernel import kernel
 from ..game.bitset import ctz, hash_words, local_words
 from ..game.graph import BITSET_MAX_REGIONS
 

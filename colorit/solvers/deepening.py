@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._jit import kernel, prefetch
+from .._kernel import kernel, prefetch
 from ..game.bitset import borrowed, ctz, hash_words, popcount
 from ..game.play_bits import eliminating_colour
 from .astar_store import DEAD, _next_of, _parent_of

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._jit import kernel
+from .._kernel import kernel
 from ..game.bitset import ctz
 from ..game.bitset import popcount as popcount_word
 from ..game.graph import RegionGraph

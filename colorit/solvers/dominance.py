@@ -29,7 +29,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._jit import kernel, prefetch
+from .._kernel import kernel, prefetch
 
 #: Sets compared per move count in the window: ``WINDOW`` on sets of ``MIN_WORDS`` words
 #: or more, where the projection index finds the distant cousins, and ``NARROW_WINDOW``

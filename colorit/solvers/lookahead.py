@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel
+from .._kernel import kernel
 from ..game import play_lists
 from ..game.bitset import borrowed, count, local_words
 from ..game.graph import RegionGraph, padded

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._jit import kernel
+from .._kernel import kernel
 
 #: Slots a key may sit in (neighbours, so one probe reads one or two cache lines).
 MEMO_WAYS = 4

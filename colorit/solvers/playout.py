@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel
+from .._kernel import kernel
 from ..game.bitset import ctz, local_words, popcount
 from ..game.graph import adjacency_bits
 from ..game.play_bits import start_state

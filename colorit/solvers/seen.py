@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import kernel
+from .._kernel import kernel
 
 #: What ``stored_moves`` answers for a set that is not stored: more than any game.
 NOT_STORED = np.int64(1) << 40
