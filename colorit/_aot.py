@@ -81,10 +81,16 @@ def build_key() -> str:
     return "\n".join(parts)
 
 
+def checkout_name() -> str:
+    """Which copy of colorit the modules are for (a CRC of its folder): a build removes
+    the older modules of its own copy only."""
+    return f"{zlib.crc32(os.path.dirname(os.path.abspath(__file__)).encode()):08x}"
+
+
 def key_name(key: str) -> str:
-    """The short name of ``key`` in the modules' file names."""
+    """The short name of ``key`` in the modules' file names (after ``checkout_name``)."""
     data = key.encode()
-    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
+    return f"{checkout_name()}_{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
 
 
 def _source_stamps(folder: str) -> list[str]:

@@ -144,9 +144,10 @@ def _compile(cc_class: Any, exports: list[tuple[str, Any, Any, list[tuple[Any, .
 
 
 def _remove_stale(folder: Path, key: str) -> None:
-    """Modules and tables of other builds (older sources or versions)."""
+    """This copy's modules of other builds (older sources or versions); other copies'
+    are theirs to replace."""
     name = _aot.key_name(key)
-    for path in folder.glob(_aot.MODULE_PREFIX + "*"):
+    for path in folder.glob(f"{_aot.MODULE_PREFIX}{_aot.checkout_name()}_*"):
         if name not in path.name:
             try:
                 path.unlink() if path.is_file() else shutil.rmtree(path)

@@ -173,6 +173,8 @@ def setup() -> str:
     kernel (``warmup``), then every signature loaded compiled ahead of time, for starts
     without numba (``aot_build``); return a line saying what was done. (A web worker
     runs ``warmup`` alone.)"""
+    if _aot.ACTIVE and not _aot.materialized:
+        return "colorit kernels ready (compiled ahead of time)"
     seconds = warmup()
     return f"colorit kernels ready in {seconds:.1f} s; {aot_build.build()}"
 
