@@ -174,8 +174,9 @@ def _load() -> None:
 
 
 def key_of(value: Any) -> Any:
-    """What picks an export for an argument: an array's dtype, dimensions and whether it
-    is writable; a named tuple's class and fields; a tuple's length (the kernels' width);
+    """What picks an export for an argument: an array's dtype, dimensions, whether it is
+    writable and its layout; a named tuple's class and fields (``_field_key``); a
+    tuple's length (the kernels' width);
     else the type's name (``runtime.aot_build.keys_of_type`` is the same from numba's
     types)."""
     kind = type(value)
@@ -185,9 +186,22 @@ def key_of(value: Any) -> Any:
         return (value.dtype.str, value.ndim, flags.writeable, layout)
     if isinstance(value, tuple):
         if hasattr(value, "_fields"):
-            return (kind.__name__, *(key_of(v) for v in value))
+            return (kind.__name__, *(_field_key(v) for v in value))
         return ("tuple", len(value))
     return kind.__name__
+
+
+def _field_key(value: Any) -> Any:
+    """A named tuple's field, in its key: an array by whether it is writable alone (its
+    class fixes the rest: every tuple of a class is made the same way), a named tuple
+    the same way, anything else by its type's name. The proxies compute the key of
+    every argument at every call, and the search kernels take tuples of a dozen arrays
+    (a kernel slice under a short limit is a few hundred microseconds)."""
+    if type(value) is _ndarray:
+        return value.flags.writeable
+    if isinstance(value, tuple) and hasattr(value, "_fields"):
+        return (type(value).__name__, *(_field_key(v) for v in value))
+    return type(value).__name__
 
 
 import numpy as _np  # noqa: E402 (numpy only where it is needed: the key of an array)

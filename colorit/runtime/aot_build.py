@@ -33,7 +33,7 @@ def keys_of_type(t: Any) -> list[Any]:
         return [(np.dtype(str(t.dtype)).str, t.ndim, t.mutable, t.layout)]
     if isinstance(t, (types.NamedTuple, types.NamedUniTuple)):
         name = t.instance_class.__name__
-        return [(name, *k) for k in itertools.product(*(keys_of_type(e) for e in t.types))]
+        return [(name, *k) for k in itertools.product(*(_field_keys(e) for e in t.types))]
     if isinstance(t, types.BaseTuple):
         return [("tuple", len(t))]
     if isinstance(t, (types.NoneType, types.Omitted)):
@@ -45,6 +45,20 @@ def keys_of_type(t: Any) -> list[Any]:
     if isinstance(t, types.Float):
         return ["float", "float64"] if str(t) == "float64" else [str(t)]
     raise TypeError(f"no Python key for numba type {t}")
+
+
+def _field_keys(t: Any) -> list[Any]:
+    """The keys (``_aot._field_key``) of a named tuple's field numba types as ``t``."""
+    from numba import types
+
+    if isinstance(t, types.Array):
+        return [t.mutable]
+    if isinstance(t, (types.NamedTuple, types.NamedUniTuple)):
+        name = t.instance_class.__name__
+        return [(name, *k) for k in itertools.product(*(_field_keys(e) for e in t.types))]
+    if isinstance(t, types.BaseTuple):
+        return ["tuple"]
+    return keys_of_type(t)  # (a scalar's: its type's name)
 
 
 def _exports() -> dict[str, list[tuple[str, Any, Any, list[tuple[Any, ...]]]]]:
