@@ -48,8 +48,9 @@ def cache_dir() -> Path:
     return Path(base) / "colorit" / "kernels"
 
 
-def _stamp(path: str) -> str:
-    st = os.stat(path)
+def _stamp(path: str, st: os.stat_result | None = None) -> str:
+    """A file as the key holds it: its path, size and time (``st``: its stat, if known)."""
+    st = os.stat(path) if st is None else st
     return f"{path}:{st.st_size}:{st.st_mtime_ns}"
 
 
@@ -102,27 +103,29 @@ def _source_stamps(folder: str) -> list[str]:
             if entry.name != "__pycache__":
                 out.extend(_source_stamps(entry.path))
         elif entry.name.endswith(".py"):
-            st = entry.stat()
-            out.append(f"{entry.path}:{st.st_size}:{st.st_mtime_ns}")
+            out.append(_stamp(entry.path, entry.stat()))
     return out
+
+
+def _named(key: str, tail: str, folder: Path | None) -> Path:
+    """A file of the build for ``key``: the prefix, ``key_name``, then ``tail``."""
+    return (cache_dir() if folder is None else folder) / f"{MODULE_PREFIX}{key_name(key)}{tail}"
 
 
 def module_paths(key: str, folder: Path | None = None) -> dict[str, Path]:
     """The module file of each group for ``key`` (``GROUPS``)."""
-    folder = cache_dir() if folder is None else folder
     suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-    return {group: folder / f"{MODULE_PREFIX}{key_name(key)}_{group}{suffix}" for group in GROUPS}
+    return {group: _named(key, f"_{group}{suffix}", folder) for group in GROUPS}
 
 
 def table_path(key: str, folder: Path | None = None) -> Path:
-    folder = cache_dir() if folder is None else folder
-    return folder / f"{MODULE_PREFIX}{key_name(key)}{TABLE_SUFFIX}"
+    """The table of the exports of the build for ``key``."""
+    return _named(key, TABLE_SUFFIX, folder)
 
 
 def key_path(key: str, folder: Path | None = None) -> Path:
     """The file that holds ``key`` whole beside the modules named by its CRC."""
-    folder = cache_dir() if folder is None else folder
-    return folder / f"{MODULE_PREFIX}{key_name(key)}{KEY_SUFFIX}"
+    return _named(key, KEY_SUFFIX, folder)
 
 
 def _find() -> Path | None:
@@ -146,11 +149,16 @@ ACTIVE = _found is not None
 #: Whether numba's kernels have replaced the proxies (``materialize``).
 materialized = False
 
+
+def serving() -> bool:
+    """Whether the modules serve the kernels now (``ACTIVE`` and not ``materialized``):
+    then nothing needs loading, and nothing is left for a build to add."""
+    return ACTIVE and not materialized
+
 _table: dict[tuple[str, tuple[Any, ...]], tuple[str, str]] | None = None
 _modules: dict[str, Any] = {}
 _broken = False
 _proxies: list[Proxy] = []
-_placeholders: dict[str, Placeholder] = {}
 _hooks: list[Callable[[], None]] = []
 _materializing = threading.Lock()
 
@@ -185,9 +193,7 @@ def key_of(value: Any) -> Any:
         layout = "C" if flags.c_contiguous else "F" if flags.f_contiguous else "A"
         return (value.dtype.str, value.ndim, flags.writeable, layout)
     if isinstance(value, tuple):
-        if hasattr(value, "_fields"):
-            return (kind.__name__, *(_field_key(v) for v in value))
-        return ("tuple", len(value))
+        return _field_key(value) if hasattr(value, "_fields") else ("tuple", len(value))
     return kind.__name__
 
 
@@ -274,7 +280,6 @@ class Placeholder:
     def __init__(self, name: str) -> None:
         self.name = name
         self.real: Any = None
-        _placeholders[name] = self
 
     def __call__(self, *args: Any) -> Any:
         raise NotImplementedError(f"{self.name} is for kernels only")

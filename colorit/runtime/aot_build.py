@@ -2,7 +2,7 @@
 from: every signature of every kernel (``_jit.KERNELS``), each an export of a module
 compiled by ``numba.pycc`` for this processor, those ``_jit.superword_kernel`` compiles
 with LLVM's SLP vectorizer in a module of their own compiled with it. The warm-up runs
-it once it has compiled everything (``warmup.warmup``); where ``numba.pycc``, setuptools
+it once it has compiled everything (``warmup.setup``); where ``numba.pycc``, setuptools
 or a C compiler is missing, nothing is built and the kernels stay numba's.
 
 A module is written whole (built aside, then renamed), its table after it and the key
@@ -32,8 +32,7 @@ def keys_of_type(t: Any) -> list[Any]:
     if isinstance(t, types.Array):
         return [(np.dtype(str(t.dtype)).str, t.ndim, t.mutable, t.layout)]
     if isinstance(t, (types.NamedTuple, types.NamedUniTuple)):
-        name = t.instance_class.__name__
-        return [(name, *k) for k in itertools.product(*(_field_keys(e) for e in t.types))]
+        return _field_keys(t)
     if isinstance(t, types.BaseTuple):
         return [("tuple", len(t))]
     if isinstance(t, (types.NoneType, types.Omitted)):
@@ -87,7 +86,7 @@ def _exports() -> dict[str, list[tuple[str, Any, Any, list[tuple[Any, ...]]]]]:
 def build(folder: Path | None = None) -> str:
     """Build the modules for this process's kernels (compiled or loaded by numba) into
     ``folder`` (default ``_aot.cache_dir()``); return a line saying what was done."""
-    if _aot.ACTIVE and not _aot.materialized:
+    if _aot.serving():
         return "kernels compiled ahead of time already"
     key = _aot.build_key()
     if not key:

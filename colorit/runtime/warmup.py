@@ -173,7 +173,7 @@ def setup() -> str:
     kernel (``warmup``), then every signature loaded compiled ahead of time, for starts
     without numba (``aot_build``); return a line saying what was done. (A web worker
     runs ``warmup`` alone.)"""
-    if _aot.ACTIVE and not _aot.materialized:
+    if _aot.serving():
         return "colorit kernels ready (compiled ahead of time)"
     seconds = warmup()
     return f"colorit kernels ready in {seconds:.1f} s; {aot_build.build()}"
@@ -198,7 +198,7 @@ def warm_for(algo: str, boards: Sequence[Board] = ()) -> None:
     from ..solvers import get_solver
 
     name = get_solver(algo).name
-    if _aot.ACTIVE and not _aot.materialized:
+    if _aot.serving():
         mark_warm(name)  # compiled ahead of time, at every width: nothing to load
         return
     small = Board.from_rows(SMALL_ROWS)
