@@ -44,6 +44,8 @@ def test_summarize_counts_only_the_boards_with_an_answer() -> None:
     assert summary["peak_rss_mb"] > 10
     empty = report.summarize([None], wall=0.0)
     assert (empty["boards"], empty["median_ms"], empty["max_ms"]) == (0, 0.0, 0.0)
+    even = report.summarize([result(1, elapsed=t) for t in (0.4, 0.1, 0.2, 0.3)], wall=1.0)
+    assert even["median_ms"] == 250.0  # the mean of the middle two
 
 
 @pytest.mark.parametrize("proven", [True, False], ids=["opt", "best"])

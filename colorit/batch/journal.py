@@ -35,7 +35,6 @@ second of answers.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import os
@@ -72,6 +71,8 @@ def journal_path(solutions: str | os.PathLike[str]) -> Path:
 
 def board_digest(board: Board) -> str:
     """16 hex digits naming a board: its size, start cell and cells."""
+    import hashlib  # (only runs that keep records: its 2 ms at every bench's start otherwise)
+
     h = hashlib.blake2b(digest_size=8)
     h.update(f"{board.height}x{board.width}@{board.start[0]},{board.start[1]}:".encode())
     h.update(board.cells.astype("<i8", copy=False).tobytes())

@@ -13,7 +13,6 @@ a suggestion. Every error a user can cause ends as one line on stderr and status
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import os
 import sys
@@ -76,6 +75,8 @@ def _command_for(first: str) -> str:
         return first
     if _looks_like_a_file(first):
         return "solve"
+    import difflib  # (only for a mistyped command)
+
     near = difflib.get_close_matches(first, list(COMMANDS), n=1, cutoff=0.5)
     hint = f"; did you mean '{near[0]}'?" if near else f"; commands: {', '.join(COMMANDS)}"
     raise UsageError(f"no such command or file: {first!r}{hint}")

@@ -15,6 +15,7 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
+from ..io.files import looks_like_a_name
 from ..log import plural
 from ..runtime.signals import EXIT_FAILED, EXIT_OK, EXIT_SIGINT, SignalGuard, write_output
 from .context import Context
@@ -133,9 +134,10 @@ def _plot(path: str, chart: BenchChart, guard: SignalGuard) -> None:
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
     """Run ``colorit bench`` (see the epilog for the exit status)."""
-    from ..io.fetch import resolve_paths  # set names (pc19) to their files in the cache, fetched on first use
+    if any(looks_like_a_name(f) for f in args.files):
+        from ..io.fetch import resolve_paths  # set names (pc19) to their files in the cache, fetched on first use
 
-    args.files = resolve_paths(args.files, lambda line: print(f"colorit bench: {line}", file=sys.stderr, flush=True))
+        args.files = resolve_paths(args.files, lambda line: print(f"colorit bench: {line}", file=sys.stderr, flush=True))
     t0 = time.monotonic()
     if args.scheduler is not None:
         from ..batch.dask_connection import require_dask

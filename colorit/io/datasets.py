@@ -211,7 +211,7 @@ def _boards(runs: Iterable[np.ndarray], start: str | tuple[int, int] | None, pat
     for run in runs:
         if not len(run):
             continue
-        cells = np.array(run, dtype=np.int64)  # the boards' own copy, never written
+        cells = np.asarray(run, dtype=np.int64)  # (the readers made it: the boards' own, never written)
         cell = parse_start(spec, *cells.shape[1:]) if isinstance(spec, str) else Board(cells[0], spec).start
         palettes, codes = palettes_and_codes(cells)
         boards.extend(Board._from_parts(cells[i], cell, palettes[i], codes[i]) for i in range(len(cells)))

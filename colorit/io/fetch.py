@@ -33,6 +33,7 @@ from .catalog import (
     lookup,
     packaged_lengths,
 )
+from .files import looks_like_a_name
 
 #: Seconds without a byte from the server before a download is given up.
 TIMEOUT_S = 60
@@ -209,11 +210,6 @@ def fetch(s: DataSet, directory: Path | None = None, base: str | None = None, pr
     return boards_path
 
 
-def looks_like_a_name(arg: str) -> bool:
-    """Whether a command-line word can only be a set name: no folder, no extension."""
-    return arg not in ("", "-") and not any(ch in arg for ch in "/\\.") and not os.path.exists(arg)
-
-
 def resolve_paths(args: Iterable[str], announce: Callable[[str], None] | None = None) -> list[str]:
     """Command-line words as board files: a path stays a path; a set name becomes the
     set's file in the cache, fetched first (``announce`` is told, in one line) when it is
@@ -237,4 +233,4 @@ def resolve_paths(args: Iterable[str], announce: Callable[[str], None] | None = 
     return out
 
 
-__all__ = ["fetch", "git_blob_id", "lengths_of_answers", "looks_like_a_name", "require_7z", "resolve_paths"]
+__all__ = ["fetch", "git_blob_id", "lengths_of_answers", "require_7z", "resolve_paths"]

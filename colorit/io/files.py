@@ -10,7 +10,6 @@ a failed run.
 from __future__ import annotations
 
 import os
-import secrets
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -22,6 +21,12 @@ StrPath = str | os.PathLike[str]
 
 #: The file name that means standard input (for reading) or output (for writing).
 STDIO = "-"
+
+
+def looks_like_a_name(arg: str) -> bool:
+    """Whether a command-line word can only be a set name (``fetch.resolve_paths``): no
+    folder, no extension, no such file."""
+    return arg not in ("", "-") and not any(ch in arg for ch in "/\\.") and not os.path.exists(arg)
 
 
 def display_name(path: StrPath) -> str:
@@ -104,7 +109,7 @@ def write_atomic(path: StrPath, data: str | bytes) -> None:
         return
     target = check_output_path(path)
     name = os.fspath(path)
-    tmp = target.parent / f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+    tmp = target.parent / f".{target.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
     try:
         mode = target.stat().st_mode & 0o777 if target.exists() else 0o666
         # os.open applies the umask to a new file, as a plain open() would

@@ -129,9 +129,12 @@ def new_supersets(words: int, shape: tuple[int, int], tables: int | None = None)
     nothing and keeps nothing, at no cost."""
     bits, slots = shape
     tables = TABLES if tables is None else tables
-    rng = np.random.default_rng(SEED)
-    chosen = rng.random((tables + 1, words * 64)) < DENSITY
-    proj = np.packbits(chosen, axis=1, bitorder="little").view(np.uint64).copy()
+    if tables:
+        rng = np.random.default_rng(SEED)
+        chosen = rng.random((tables + 1, words * 64)) < DENSITY
+        proj = np.packbits(chosen, axis=1, bitorder="little").view(np.uint64).copy()
+    else:  # (nothing is kept to sign: no projection, nor numpy.random's 4 ms import)
+        proj = np.zeros((1, words), dtype=np.uint64)
     buckets = np.zeros((tables, 1 << bits, slots), dtype=np.uint64)
     return Supersets(proj, buckets, buckets.reshape(-1), np.zeros(tables, dtype=np.int64))
 
