@@ -183,15 +183,14 @@ def _load() -> None:
 
 def key_of(value: Any) -> Any:
     """What picks an export for an argument: an array's dtype, dimensions, whether it is
-    writable and its layout; a named tuple's class and fields (``_field_key``); a
-    tuple's length (the kernels' width);
+    writable and its layout (from numpy's flag bits); a named tuple's class and fields
+    (``_field_key``); a tuple's length (the kernels' width);
     else the type's name (``runtime.aot_build.keys_of_type`` is the same from numba's
     types)."""
     kind = type(value)
     if kind is _ndarray:
-        flags = value.flags
-        layout = "C" if flags.c_contiguous else "F" if flags.f_contiguous else "A"
-        return (value.dtype.str, value.ndim, flags.writeable, layout)
+        flags = value.flags.num
+        return (value.dtype, value.ndim, flags & WRITEABLE, flags & C_CONTIGUOUS or flags & F_CONTIGUOUS)
     if isinstance(value, tuple):
         return _field_key(value) if hasattr(value, "_fields") else ("tuple", len(value))
     return kind.__name__
@@ -202,17 +201,21 @@ def _field_key(value: Any) -> Any:
     class fixes the rest: every tuple of a class is made the same way), a named tuple
     the same way, anything else by its type's name. The proxies compute the key of
     every argument at every call, and the search kernels take tuples of a dozen arrays
-    (a kernel slice under a short limit is a few hundred microseconds)."""
+    (a kernel slice under a short limit is a few hundred microseconds): numpy's flag
+    bits and dtype objects are what cost least to read."""
     if type(value) is _ndarray:
-        return value.flags.writeable
+        return value.flags.num & WRITEABLE
     if isinstance(value, tuple) and hasattr(value, "_fields"):
-        return (type(value).__name__, *(_field_key(v) for v in value))
+        return (type(value).__name__, *map(_field_key, value))
     return type(value).__name__
 
 
 import numpy as _np  # noqa: E402 (numpy only where it is needed: the key of an array)
 
 _ndarray = _np.ndarray
+#: numpy's flag bits (``ndarray.flags.num``): an array's layout is C if C-contiguous
+#: (a 1-D array is both), else F if F-contiguous, else A (0), as numba's ``typeof`` has it.
+C_CONTIGUOUS, F_CONTIGUOUS, WRITEABLE = 0x1, 0x2, 0x400
 
 
 class Proxy:
@@ -239,7 +242,7 @@ class Proxy:
         missing = self.n_params - len(args)
         if missing > 0:
             args = args + self.defaults[len(self.defaults) - missing :]
-        key = tuple(key_of(a) for a in args)
+        key = tuple(map(key_of, args))
         fn = self._exports.get(key)
         if fn is None:
             fn = self._export(key)

@@ -87,6 +87,8 @@ def test_keys_of_python_values_are_among_those_of_their_numba_types() -> None:
         readonly,
         np.zeros((3, 4))[:, 1],
         np.asfortranarray(np.zeros((3, 2))),
+        np.zeros((1, 4), dtype=np.uint64),  # both C- and F-contiguous: numba's layout C
+        np.zeros((0, 3), dtype=np.int32),
         pg.arrays,
         store.arrays(),
         pg.shape,
@@ -103,6 +105,8 @@ def test_keys_of_python_values_are_among_those_of_their_numba_types() -> None:
     ]
     for value in values:
         assert _aot.key_of(value) in keys_of_type(typeof(value)), value
+    swapped = np.zeros((3, 4), dtype=">u8")  # numba types no other byte order: no export may take it
+    assert _aot.key_of(swapped) not in keys_of_type(typeof(swapped.astype("<u8")))
 
 
 def test_the_modules_answer_as_numba_does_without_importing_it(built: tuple[Path, dict[str, Any]]) -> None:

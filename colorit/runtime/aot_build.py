@@ -30,7 +30,8 @@ def keys_of_type(t: Any) -> list[Any]:
     from numba import types
 
     if isinstance(t, types.Array):
-        return [(np.dtype(str(t.dtype)).str, t.ndim, t.mutable, t.layout)]
+        layout = {"C": _aot.C_CONTIGUOUS, "F": _aot.F_CONTIGUOUS, "A": 0}[t.layout]
+        return [(np.dtype(str(t.dtype)), t.ndim, _writeable(t), layout)]
     if isinstance(t, (types.NamedTuple, types.NamedUniTuple)):
         return _field_keys(t)
     if isinstance(t, types.BaseTuple):
@@ -51,13 +52,18 @@ def _field_keys(t: Any) -> list[Any]:
     from numba import types
 
     if isinstance(t, types.Array):
-        return [t.mutable]
+        return [_writeable(t)]
     if isinstance(t, (types.NamedTuple, types.NamedUniTuple)):
         name = t.instance_class.__name__
         return [(name, *k) for k in itertools.product(*(_field_keys(e) for e in t.types))]
     if isinstance(t, types.BaseTuple):
         return ["tuple"]
     return keys_of_type(t)  # (a scalar's: its type's name)
+
+
+def _writeable(t: Any) -> int:
+    """An array type's writable bit, as ``_aot.key_of`` reads it from numpy's flags."""
+    return _aot.WRITEABLE if t.mutable else 0
 
 
 def _exports() -> dict[str, list[tuple[str, Any, Any, list[tuple[Any, ...]]]]]:
