@@ -132,18 +132,23 @@ def _replay_cells(codes, n_colours, start_r, start_c, moves):  # type: ignore[no
     a cell is in at most one list, the one of its own colour, and only while it borders
     the flood without being in it."""
     h, w = codes.shape
-    n = h * w
-    grid = codes.copy()
-    joined = np.full((h, w), -1, dtype=np.int32)
-    state = np.zeros(n, dtype=np.int8)  # 0 outside, 1 waiting in a list, 2 flooded
+    row = w + 2  # cells framed by a border: a flat index reaches four neighbours without tests
+    size = (h + 2) * row
+    framed = np.full(size, -1, dtype=codes.dtype)
+    state = np.full(size, 2, dtype=np.int8)  # 0 outside, 1 waiting in a list, 2 flooded (or the border)
+    for r in range(h):
+        for c in range(w):
+            framed[(r + 1) * row + c + 1] = codes[r, c]
+            state[(r + 1) * row + c + 1] = 0
+    joined_at = np.full(size, -1, dtype=np.int32)
     head = np.full(n_colours, -1, dtype=np.int64)
-    link = np.empty(n, dtype=np.int64)
-    stack = np.empty(n, dtype=np.int64)
+    link = np.empty(size, dtype=np.int64)
+    stack = np.empty(h * w, dtype=np.int64)
     colour = codes[start_r, start_c]
     sp = 1
-    stack[0] = start_r * w + start_c
+    stack[0] = (start_r + 1) * row + start_c + 1
     state[stack[0]] = 2
-    joined[start_r, start_c] = 0
+    joined_at[stack[0]] = 0
     for step in range(-1, moves.shape[0]):
         if step >= 0:
             colour = moves[step]
@@ -151,7 +156,7 @@ def _replay_cells(codes, n_colours, start_r, start_c, moves):  # type: ignore[no
             head[colour] = -1
             while cell >= 0:
                 state[cell] = 2
-                joined[cell // w, cell % w] = step + 1
+                joined_at[cell] = step + 1
                 stack[sp] = cell
                 sp += 1
                 cell = link[cell]
@@ -159,29 +164,26 @@ def _replay_cells(codes, n_colours, start_r, start_c, moves):  # type: ignore[no
         while sp > 0:
             sp -= 1
             cell = stack[sp]
-            r = cell // w
-            c = cell % w
-            for d in range(4):
-                rr = r + (1 if d == 0 else (-1 if d == 1 else 0))
-                cc = c + (1 if d == 2 else (-1 if d == 3 else 0))
-                if rr < 0 or rr >= h or cc < 0 or cc >= w:
-                    continue
-                nb = rr * w + cc
+            for nb in (cell + 1, cell - 1, cell + row, cell - row):
                 if state[nb] != 0:
                     continue
-                k = codes[rr, cc]
+                k = framed[nb]
                 if k == colour:
                     state[nb] = 2
-                    joined[rr, cc] = step + 1
+                    joined_at[nb] = step + 1
                     stack[sp] = nb
                     sp += 1
                 else:
                     state[nb] = 1
                     link[nb] = head[k]
                     head[k] = nb
+    grid = codes.copy()
+    joined = np.empty((h, w), dtype=np.int32)
     for r in range(h):
         for c in range(w):
-            if joined[r, c] >= 0:
+            j = joined_at[(r + 1) * row + c + 1]
+            joined[r, c] = j
+            if j >= 0:
                 grid[r, c] = colour
     return grid, joined
 

@@ -48,46 +48,42 @@ class GraphTooBig(ColoritError):
 
 @kernel
 def _label_regions(codes):  # type: ignore[no-untyped-def]
+    """Each cell's region, on the board framed by a border of -1 cells: a flat index then
+    reaches a cell's four neighbours without bounds tests or divisions. Returns the framed
+    labels and codes ((h + 2) * (w + 2) each, -1 on the border) and the number of regions."""
     h, w = codes.shape
-    labels = np.full((h, w), -1, dtype=np.int32)
-    stack = np.empty(h * w, dtype=np.int64)
+    row = w + 2
+    framed = np.full((h + 2) * row, -1, dtype=np.int32)
+    for r in range(h):
+        for c in range(w):
+            framed[(r + 1) * row + c + 1] = codes[r, c]
+    labels = np.full((h + 2) * row, -1, dtype=np.int32)
+    stack = np.empty(h * w, dtype=np.int32)
     n = 0
-    for r0 in range(h):
-        for c0 in range(w):
-            if labels[r0, c0] >= 0:
+    for r in range(h):
+        for p0 in range((r + 1) * row + 1, (r + 1) * row + w + 1):
+            if labels[p0] >= 0:
                 continue
-            colour = codes[r0, c0]
-            labels[r0, c0] = n
+            colour = framed[p0]
+            labels[p0] = n
             sp = 1
-            stack[0] = r0 * w + c0
+            stack[0] = p0
             while sp > 0:
                 sp -= 1
-                r = stack[sp] // w
-                c = stack[sp] % w
-                if r > 0 and labels[r - 1, c] < 0 and codes[r - 1, c] == colour:
-                    labels[r - 1, c] = n
-                    stack[sp] = (r - 1) * w + c
-                    sp += 1
-                if r + 1 < h and labels[r + 1, c] < 0 and codes[r + 1, c] == colour:
-                    labels[r + 1, c] = n
-                    stack[sp] = (r + 1) * w + c
-                    sp += 1
-                if c > 0 and labels[r, c - 1] < 0 and codes[r, c - 1] == colour:
-                    labels[r, c - 1] = n
-                    stack[sp] = r * w + c - 1
-                    sp += 1
-                if c + 1 < w and labels[r, c + 1] < 0 and codes[r, c + 1] == colour:
-                    labels[r, c + 1] = n
-                    stack[sp] = r * w + c + 1
-                    sp += 1
+                p = stack[sp]
+                for q in (p - row, p + row, p - 1, p + 1):
+                    if framed[q] == colour and labels[q] < 0:
+                        labels[q] = n
+                        stack[sp] = q
+                        sp += 1
             n += 1
-    return labels, n
+    return labels, framed, n
 
 
 def count_regions(board: Board) -> int:
     """How many regions ``board`` has: its cells labelled, no graph built (a third of
     the time ``RegionGraph.from_board`` takes; a bench sizes its kernels by it)."""
-    return int(_label_regions(board.codes)[1])
+    return int(_label_regions(board.codes)[2])
 
 
 @kernel
@@ -100,56 +96,59 @@ def _colour_masks(region_colour, n_colours, words):  # type: ignore[no-untyped-d
 
 @kernel
 def _build_graph(codes):  # type: ignore[no-untyped-def]
-    """Labels, region colours and sizes, and deduplicated CSR adjacency, in one pass."""
-    labels, n = _label_regions(codes)
+    """Labels, region colours and sizes, and deduplicated CSR adjacency. The tests of
+    whether two cells touch across regions go either way at random on a random board, so
+    they are counted rather than branched on: every contact is written, and kept (the
+    count moves on) only if it is one; the border's -1 adds its 0 to the spare last
+    ``deg``."""
+    framed_labels, framed, n = _label_regions(codes)
     h, w = codes.shape
+    row = w + 2
+    labels = np.empty((h, w), dtype=np.int32)
     region_colour = np.empty(n, dtype=np.int32)
     region_size = np.zeros(n, dtype=np.int32)
-    deg = np.zeros(n + 1, dtype=np.int32)
+    deg = np.zeros(n + 1, dtype=np.int64)
+    contacts = np.empty((2 * h * w + 1, 2), dtype=np.int32)  # (region, other region), in reading order
+    m = 0
     for r in range(h):
         for c in range(w):
-            a = labels[r, c]
+            p = (r + 1) * row + c + 1
+            a = framed_labels[p]
+            labels[r, c] = a
             region_size[a] += 1
-            region_colour[a] = codes[r, c]
-            if c + 1 < w and labels[r, c + 1] != a:
-                deg[a] += 1
-                deg[labels[r, c + 1]] += 1
-            if r + 1 < h and labels[r + 1, c] != a:
-                deg[a] += 1
-                deg[labels[r + 1, c]] += 1
-    # every cell-level contact, grouped by region (counting sort)
+            region_colour[a] = framed[p]
+            for b in (framed_labels[p + 1], framed_labels[p + row]):  # right, below (-1: the border)
+                touch = (b >= 0) & (b != a)
+                contacts[m, 0] = a
+                contacts[m, 1] = b
+                m += touch
+                deg[a] += touch
+                deg[b] += touch
+    # every contact, both ways, grouped by region (counting sort)
     start = np.zeros(n + 1, dtype=np.int64)
     for i in range(n):
         start[i + 1] = start[i] + deg[i]
     fill = start[:n].copy()
     raw = np.empty(start[n], dtype=np.int32)
-    for r in range(h):
-        for c in range(w):
-            a = labels[r, c]
-            if c + 1 < w and labels[r, c + 1] != a:
-                b = labels[r, c + 1]
-                raw[fill[a]] = b
-                fill[a] += 1
-                raw[fill[b]] = a
-                fill[b] += 1
-            if r + 1 < h and labels[r + 1, c] != a:
-                b = labels[r + 1, c]
-                raw[fill[a]] = b
-                fill[a] += 1
-                raw[fill[b]] = a
-                fill[b] += 1
+    for i in range(m):
+        a = contacts[i, 0]
+        b = contacts[i, 1]
+        raw[fill[a]] = b
+        fill[a] += 1
+        raw[fill[b]] = a
+        fill[b] += 1
     # drop repeated contacts, keeping first-seen order
-    seen = np.full(n, -1, dtype=np.int64)
+    seen = np.full(n, -1, dtype=np.int32)
     adj_ptr = np.zeros(n + 1, dtype=np.int32)
     adj_idx = np.empty(start[n], dtype=np.int32)
     k = 0
     for a in range(n):
         for i in range(start[a], start[a + 1]):
             b = raw[i]
-            if seen[b] != a:
-                seen[b] = a
-                adj_idx[k] = b
-                k += 1
+            first = seen[b] != a
+            seen[b] = a
+            adj_idx[k] = b
+            k += first
         adj_ptr[a + 1] = k
     return labels, region_colour, region_size, adj_ptr, adj_idx[:k].copy()
 
