@@ -14,9 +14,9 @@ boards against 0.02-0.04. An answer the caller already had
 
 from __future__ import annotations
 
-from ..game.graph import RegionGraph
+from ..game.graph import RegionGraph, padded
 from .base import Control
-from .greedy import greedy_moves
+from .greedy import greedy_moves, greedy_rows
 from .lookahead import lookahead_moves
 
 
@@ -25,6 +25,8 @@ def first_answer(graph: RegionGraph, control: Control | None = None, cheap: bool
     (``cheap``: greedy's answer where lookahead's would fit)."""
     if graph.adjacency_bits_fit and not cheap:
         codes, _ = lookahead_moves(graph, control)
+    elif graph.adjacency_bits_fit:  # (on the padded graph the search that follows takes)
+        codes = greedy_rows(padded(graph))
     else:
         codes, _ = greedy_moves(graph, control)
     if control is not None and control.seed is not None and len(control.seed) < len(codes):
