@@ -117,12 +117,15 @@ def test_the_modules_answer_as_numba_does_without_importing_it(built: tuple[Path
 
 
 def test_a_call_no_export_fits_turns_the_kernels_into_numbas(built: tuple[Path, dict[str, Any]]) -> None:
-    """Boards four times the size run at another width, which the modules lack."""
+    """Boards four times the size run at another width, which the modules lack. (Their
+    searches outlast auto's first helper turn, due 0.02 s into a solve, so which of the
+    optimal answers comes back depends on timing, numba's loading included: the
+    lengths are compared.)"""
     folder, _ = built
     jit = _child(folder, 24, jit=True)
     aot = _child(folder, 24, jit=False)
     assert aot["active"] and aot["materialized"] and aot["numba"]
-    assert aot["answers"] == jit["answers"]
+    assert [len(a) for a in aot["answers"]] == [len(a) for a in jit["answers"]]
 
 
 def test_modules_of_other_sources_are_not_taken(built: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
