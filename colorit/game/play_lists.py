@@ -163,17 +163,24 @@ def linear_run(g, s, budget):  # type: ignore[no-untyped-def]
 
 
 @kernel
+def greedy_choice(gain):  # type: ignore[no-untyped-def]
+    """Greedy's move, from ``gain[c]`` (the cells colour ``c`` would absorb now): the
+    most cells, ties to the lowest colour code; on the lists here and on the bitset rows
+    (``solvers.greedy``) alike."""
+    best = 0
+    for c in range(1, gain.shape[0]):
+        if gain[c] > gain[best]:
+            best = c
+    return best
+
+
+@kernel
 def greedy_run(g, s, budget):  # type: ignore[no-untyped-def]
-    """Up to ``budget`` moves of the colour that floods the most cells now (ties: the
-    lowest colour code). Each costs O(colours) on top of the play. True when flooded."""
+    """Up to ``budget`` moves of the colour that floods the most cells now
+    (``greedy_choice``). Each costs O(colours) on top of the play. True when flooded."""
     n = g.region_colour.shape[0]
-    n_col = s.gain.shape[0]
     while s.counts[N_FLOODED] < n and budget > 0:
-        best = 0
-        for c in range(1, n_col):
-            if s.gain[c] > s.gain[best]:
-                best = c
-        play_lists(g, s, best)
+        play_lists(g, s, greedy_choice(s.gain))
         budget -= 1
     return s.counts[N_FLOODED] >= n
 

@@ -37,8 +37,8 @@ def greedy_moves(graph: RegionGraph, control: Control | None = None) -> tuple[li
 def _greedy_rows(flooded, front, g, adj_bits, shape):  # type: ignore[no-untyped-def]
     """Greedy's whole game from ``flooded`` (frontier ``front``; neither is changed) on the
     bitset rows of the padded graph (``g``: its ``GraphArrays``) at the compile-time
-    width ``shape``: the moves, the ones the lists' game plays (``play_lists.greedy_run``:
-    the most cells absorbed, ties to the lowest colour code)."""
+    width ``shape``: the moves, the ones the lists' game plays (``play_lists.greedy_choice``
+    picks each)."""
     colour_mask, region_colour, region_size, _, _ = g
     words = len(shape)
     fl = local_words(shape)
@@ -58,10 +58,7 @@ def _greedy_rows(flooded, front, g, adj_bits, shape):  # type: ignore[no-untyped
         if left == np.uint64(0):
             return moves[:n_moves]
         absorbed_cells(fr, region_colour, region_size, gain)
-        best = 0
-        for c in range(1, gain.shape[0]):
-            if gain[c] > gain[best]:
-                best = c
+        best = play_lists.greedy_choice(gain)
         moves[n_moves] = best
         n_moves += 1
         play_rows(fl, fr, colour_mask, adj_bits, best, child, child_front, shape)
