@@ -155,6 +155,7 @@ def serving() -> bool:
     then nothing needs loading, and nothing is left for a build to add."""
     return ACTIVE and not materialized
 
+
 _table: dict[tuple[str, tuple[Any, ...]], tuple[str, str]] | None = None
 _modules: dict[str, Any] = {}
 _broken = False
